@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Knowledge scan (--modlife-kb-scan), run over core kernel code: which
+ * struct types have their "owner" read to pin a module. Records
+ *   owner_read: try_module_get()/__module_get() (fops_get() expands to
+ *               try_module_get()) of T->owner, directly, through a local,
+ *               or through a conditional;
+ *   owner_copy: U->owner = T->owner (e.g. a NULL owner falling back to the
+ *               driver's), so T matters when U does.
+ * The front end closes these into the knowledge file.
+ */
+#include <string.h>
+#include "modlife.h"
+
+#define MAX_LOCALS 32
+#define MAX_SRC 4
+
+/* local "struct module *" variables and the owners they were loaded from */
+static struct local_src {
+	struct symbol *var;
+	struct symbol *types[MAX_SRC];
+} locals[MAX_LOCALS];
+static int nlocals;
+
+static struct local_src *local_of(struct symbol *var, int create)
+{
+	int i;
+
+	for (i = 0; i < nlocals; i++)
+		if (locals[i].var == var)
+			return &locals[i];
+	if (!create || nlocals == MAX_LOCALS)
+		return NULL;
+	memset(&locals[nlocals], 0, sizeof(locals[0]));
+	locals[nlocals].var = var;
+	return &locals[nlocals++];
+}
+
+static int owner_sources(struct expression *e, struct symbol **out, int n)
+{
+	struct symbol *m, *sym;
+	struct local_src *l;
+	int i;
+
+	e = strip_expr(e);
+	if (!e || n >= MAX_SRC)
+		return n;
+	if (e->type == EXPR_CONDITIONAL || e->type == EXPR_SELECT) {
+		n = owner_sources(e->cond_true ? e->cond_true : e->conditional,
+				  out, n);
+		return owner_sources(e->cond_false, out, n);
+	}
+	m = member_of_lvalue(e);
+	if (m && m->ident && !strcmp(show_ident(m->ident), "owner") &&
+	    is_module_pointer(m)) {
+		struct symbol *c = member_container(m);
+
+		if (c)
+			out[n++] = c;
+		return n;
+	}
+	sym = expr_symbol(e);
+	l = sym ? local_of(sym, 0) : NULL;
+	if (l)
+		for (i = 0; i < MAX_SRC && l->types[i] && n < MAX_SRC; i++)
+			out[n++] = l->types[i];
+	return n;
+}
+
+static void kb_function(struct symbol *fn)
+{
+	nlocals = 0;
+}
+
+static void flow(struct walk_ctx *ctx, struct expression *dst,
+		 struct expression *src, struct position pos)
+{
+	struct symbol *types[MAX_SRC], *m, *sym;
+	int n = owner_sources(src, types, 0), i;
+	struct local_src *l;
+
+	if (!n)
+		return;
+	m = member_of_lvalue(dst);
+	if (m && m->ident && !strcmp(show_ident(m->ident), "owner") &&
+	    is_module_pointer(m) && member_container(m)) {
+		char to[256];
+
+		snprintf(to, sizeof(to), "%s", type_name(member_container(m)));
+		for (i = 0; i < n; i++) {
+			fact_begin("owner_copy");
+			fact_str("from", type_name(types[i]));
+			fact_str("to", to);
+			fact_str("fn", ctx->fn ? sym_name(ctx->fn) : NULL);
+			fact_pos(pos);
+			fact_end();
+		}
+		return;
+	}
+	sym = expr_symbol(dst);
+	if (sym && !(sym->ctype.modifiers & MOD_TOPLEVEL)) {
+		l = local_of(sym, 1);
+		for (i = 0; l && i < n; i++) {
+			int j;
+
+			for (j = 0; j < MAX_SRC && l->types[j]; j++)
+				if (l->types[j] == types[i])
+					break;
+			if (j < MAX_SRC)
+				l->types[j] = types[i];
+		}
+	}
+}
+
+static void kb_assign(struct walk_ctx *ctx, struct expression *expr)
+{
+	if (expr->op == '=')
+		flow(ctx, expr->left, expr->right, expr->pos);
+}
+
+static void kb_decl(struct walk_ctx *ctx, struct symbol *local)
+{
+	struct symbol *types[MAX_SRC];
+	struct local_src *l;
+	int n, i;
+
+	if (!local->initializer)
+		return;
+	n = owner_sources(local->initializer, types, 0);
+	l = n ? local_of(local, 1) : NULL;
+	for (i = 0; l && i < n; i++)
+		l->types[i] = types[i];
+}
+
+static void kb_call(struct walk_ctx *ctx, struct expression *call,
+		    struct symbol *callee)
+{
+	const char *name = callee_name(callee);
+	struct symbol *types[MAX_SRC];
+	int n, i;
+
+	if (!name || (strcmp(name, "try_module_get") &&
+		      strcmp(name, "__module_get")))
+		return;
+	n = owner_sources(first_expression(call->args), types, 0);
+	for (i = 0; i < n; i++) {
+		fact_begin("owner_read");
+		fact_str("type", type_name(types[i]));
+		fact_str("how", name);
+		fact_str("fn", ctx->fn ? sym_name(ctx->fn) : NULL);
+		fact_pos(call->pos);
+		fact_end();
+	}
+}
+
+const struct modlife_check check_kbscan = {
+	.name = "kbscan",
+	.function = kb_function,
+	.call = kb_call,
+	.assign = kb_assign,
+	.decl = kb_decl,
+};

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Owner pinning (the cdev pattern): missing-owner and cdev-owner.
+ *
+ * An object whose type has a "struct module *owner" that core code reads
+ * (try_module_get() and friends, from the knowledge file) pins the module
+ * only if the owner is set. It counts as set by an initializer, by any
+ * assignment to that owner in the module, by a call that passes the object
+ * together with THIS_MODULE, or, for fops, by a cdev whose owner is set.
+ */
+#include <string.h>
+#include "modlife.h"
+
+#define KEYLEN 256
+
+struct cdev_init_site {
+	struct position pos;
+	char cdev[KEYLEN];
+	char fops[KEYLEN];
+	char fn[KEYLEN];
+};
+static struct cdev_init_site *sites;
+static int nsites;
+
+static void owner_begin_tu(void)
+{
+	nsites = 0;
+}
+
+static void owner_call(struct walk_ctx *ctx, struct expression *call,
+		       struct symbol *callee)
+{
+	struct expression *arg;
+	const char *name = callee_name(callee);
+	char key[KEYLEN];
+	int pinned = 0;
+
+	FOR_EACH_PTR(call->args, arg) {
+		if (is_this_module(arg))
+			pinned = 1;
+	} END_FOR_EACH_PTR(arg);
+	if (pinned) {
+		/* registration wrappers pass THIS_MODULE with the object */
+		FOR_EACH_PTR(call->args, arg) {
+			if (!is_this_module(arg) && addr_key(arg, key, sizeof(key)))
+				provide("owner:%s", key);
+		} END_FOR_EACH_PTR(arg);
+	}
+	if (name && !strcmp(name, "cdev_init") && tu.is_module && ctx->fn) {
+		struct cdev_init_site *s;
+
+		sites = realloc(sites, (nsites + 1) * sizeof(*sites));
+		s = &sites[nsites++];
+		memset(s, 0, sizeof(*s));
+		s->pos = call->pos;
+		addr_key(first_expression(call->args), s->cdev, sizeof(s->cdev));
+		addr_key(ptr_list_nth_entry((struct ptr_list *)call->args, 1),
+			 s->fops, sizeof(s->fops));
+		snprintf(s->fn, sizeof(s->fn), "%s", sym_name(ctx->fn));
+		if (s->cdev[0])
+			provide("cdev-init:%s", s->cdev);
+	}
+}
+
+static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
+{
+	struct symbol *m = member_of_lvalue(expr->left), *c;
+	struct expression *lv = strip_expr(expr->left);
+	char key[KEYLEN];
+
+	if (expr->op != '=' || !m || !m->ident ||
+	    strcmp(show_ident(m->ident), "owner") || !is_module_pointer(m))
+		return;
+	c = member_container(m);
+	/* lv is "*(base + offset)": the object is at base */
+	if (addr_key(strip_expr(lv->unop)->left, key, sizeof(key))) {
+		provide("owner:%s", key);
+		if (!strncmp(key, "var:", 4) && c)
+			/* through a pointer: any object of that type */
+			provide("owner-type:%s", type_name(c));
+	}
+}
+
+static void owner_object(struct symbol *obj)
+{
+	struct symbol *c;
+	struct expression *v;
+	struct finding f;
+	const char *where;
+	char path[128], tname[128];
+	unsigned long off;
+
+	if (!tu.is_module || !is_own_symbol(obj))
+		return;
+	c = find_owner_path(obj, path, sizeof(path), &off);
+	if (!c)
+		return;
+	where = kb_lookup_owner(type_name(c));
+	if (!where)
+		return;		/* core code never reads this owner */
+	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
+	if (v && !is_zero_constant(v))
+		return;
+	snprintf(tname, sizeof(tname), "%s", type_name(obj));
+
+	memset(&f, 0, sizeof(f));
+	f.rule = "missing-owner";
+	f.pos = obj->pos;
+	f.object = strdup(sym_name(obj));
+	f.unload = 1;
+	snprintf(f.message, sizeof(f.message),
+		 "'%s' (%s) is exposed without .%s = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use",
+		 sym_name(obj), tname, path, where);
+	f.unless[0] = strdup(strcat(strcpy(path, "owner:obj:"), sym_name(obj)));
+	f.unless[1] = strdup(strcat(strcpy(path, "owner-type:"), tname));
+	f.unless[2] = strdup(strcat(strcpy(path, "cdev-init:obj:"), sym_name(obj)));
+	f.unless[3] = strdup(strcat(strcpy(path, "owner-type:"), type_name(c)));
+	f.requires[0] = strdup(strcat(strcpy(path, "ref:obj:"), sym_name(obj)));
+	report(&f);
+}
+
+static void owner_end_tu(void)
+{
+	int i;
+
+	for (i = 0; i < nsites; i++) {
+		struct cdev_init_site *s = &sites[i];
+		struct finding f;
+		char k[KEYLEN + 16];
+
+		if (!s->cdev[0])
+			continue;
+		if (s->fops[0]) {
+			char fk[KEYLEN + 16];
+
+			/* chrdev_open() pins cdev->owner before any fop runs */
+			snprintf(k, sizeof(k), "owner:%s", s->cdev);
+			snprintf(fk, sizeof(fk), "owner:%s", s->fops);
+			implies(k, fk);
+		}
+		memset(&f, 0, sizeof(f));
+		f.rule = "cdev-owner";
+		f.pos = s->pos;
+		f.object = strdup(s->cdev);
+		f.unload = 1;
+		snprintf(f.message, sizeof(f.message),
+			 "cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open",
+			 s->cdev, s->fn);
+		snprintf(k, sizeof(k), "owner:%s", s->cdev);
+		f.unless[0] = strdup(k);
+		f.unless[1] = "owner-type:struct cdev";
+		f.requires[0] = "call:cdev_add";
+		f.requires[1] = "call:cdev_device_add";
+		report(&f);
+	}
+}
+
+const struct modlife_check check_owner = {
+	.name = "owner",
+	.begin_tu = owner_begin_tu,
+	.call = owner_call,
+	.assign = owner_assign,
+	.object = owner_object,
+	.end_tu = owner_end_tu,
+};

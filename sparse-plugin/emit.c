@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Output: facts as JSON lines for the front end's link step, and findings,
+ * printed gcc-style once the translation unit's own facts say they stand.
+ *
+ * A finding may depend on facts of other files of the module: it names keys
+ * that, when any file provides them, drop it ("unless") or that it needs
+ * ("requires"). Here only this file's keys are known, so a finding whose
+ * requirement is not met locally is written as a fact but not printed; the
+ * front end decides with every file of the module.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <stdlib.h>
+#include "modlife.h"
+
+static FILE *facts;
+static int first_field;
+
+void facts_open(const char *path)
+{
+	if (!path)
+		return;
+	facts = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!facts)
+		die("modlife: cannot write facts to %s", path);
+}
+
+void facts_close(void)
+{
+	if (facts && facts != stdout)
+		fclose(facts);
+	else if (facts)
+		fflush(facts);
+	facts = NULL;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void fact_begin(const char *kind)
+{
+	if (!facts)
+		return;
+	fputs("{\"k\":", facts);
+	json_string(facts, kind);
+	first_field = 0;
+}
+
+void fact_str(const char *key, const char *val)
+{
+	if (!facts)
+		return;
+	fputc(',', facts);
+	json_string(facts, key);
+	fputc(':', facts);
+	if (val)
+		json_string(facts, val);
+	else
+		fputs("null", facts);
+}
+
+void fact_int(const char *key, long val)
+{
+	if (!facts)
+		return;
+	fputc(',', facts);
+	json_string(facts, key);
+	fprintf(facts, ":%ld", val);
+}
+
+void fact_pos(struct position pos)
+{
+	fact_str("file", stream_name(pos.stream));
+	fact_int("line", pos.line);
+	fact_int("col", pos.pos);
+}
+
+void fact_end(void)
+{
+	if (facts)
+		fputs("}\n", facts);
+}
+
+/* ---- provided keys ---- */
+
+static char **keys;
+static int nkeys, keys_cap;
+
+int is_provided(const char *key)
+{
+	int i;
+
+	for (i = 0; i < nkeys; i++)
+		if (!strcmp(keys[i], key))
+			return 1;
+	return 0;
+}
+
+void provide(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (is_provided(buf))
+		return;
+	if (nkeys == keys_cap) {
+		keys_cap = keys_cap ? keys_cap * 2 : 64;
+		keys = realloc(keys, keys_cap * sizeof(*keys));
+	}
+	keys[nkeys++] = strdup(buf);
+	fact_begin("provide");
+	fact_str("key", buf);
+	fact_end();
+}
+
+struct implication {
+	char *if_key, *then_key;
+};
+static struct implication *impl;
+static int nimpl, impl_cap;
+
+/* A key that holds whenever another does (a cdev's owner pins its fops). */
+void implies(const char *if_key, const char *then_key)
+{
+	fact_begin("implies");
+	fact_str("if", if_key);
+	fact_str("then", then_key);
+	fact_end();
+	if (nimpl == impl_cap) {
+		impl_cap = impl_cap ? impl_cap * 2 : 16;
+		impl = realloc(impl, impl_cap * sizeof(*impl));
+	}
+	impl[nimpl].if_key = strdup(if_key);
+	impl[nimpl].then_key = strdup(then_key);
+	nimpl++;
+}
+
+static void close_implications(void)
+{
+	int i, changed = 1;
+
+	while (changed) {
+		changed = 0;
+		for (i = 0; i < nimpl; i++)
+			if (is_provided(impl[i].if_key) &&
+			    !is_provided(impl[i].then_key)) {
+				provide("%s", impl[i].then_key);
+				changed = 1;
+			}
+	}
+}
+
+/* ---- findings ---- */
+
+static struct finding *found;
+static int nfound, found_cap;
+int findings_printed;
+
+void report(struct finding *f)
+{
+	if (nfound == found_cap) {
+		found_cap = found_cap ? found_cap * 2 : 16;
+		found = realloc(found, found_cap * sizeof(*found));
+	}
+	found[nfound++] = *f;
+}
+
+extern int quiet_findings;
+
+static int stands_locally(struct finding *f)
+{
+	int i, need = 0, met = 0;
+
+	for (i = 0; i < MAX_KEYS && f->unless[i]; i++)
+		if (is_provided(f->unless[i]))
+			return 0;
+	for (i = 0; i < MAX_KEYS && f->requires[i]; i++) {
+		need = 1;
+		if (is_provided(f->requires[i]))
+			met = 1;
+	}
+	if (need && !met)
+		return 0;
+	/* init without exit here: a module that cannot be unloaded */
+	if (f->unload && tu.init_fn && !tu.exit_fn)
+		return 0;
+	return 1;
+}
+
+static void write_keys(const char *name, const char *const *list)
+{
+	int i;
+
+	if (!facts)
+		return;
+	fprintf(facts, ",\"%s\":[", name);
+	for (i = 0; i < MAX_KEYS && list[i]; i++) {
+		if (i)
+			fputc(',', facts);
+		json_string(facts, list[i]);
+	}
+	fputc(']', facts);
+}
+
+void findings_flush(void)
+{
+	int i;
+
+	close_implications();
+	for (i = 0; i < nfound; i++) {
+		struct finding *f = &found[i];
+		int local = stands_locally(f);
+
+		fact_begin("finding");
+		fact_str("rule", f->rule);
+		fact_pos(f->pos);
+		fact_str("message", f->message);
+		fact_str("object", f->object);
+		write_keys("unless", f->unless);
+		write_keys("requires", f->requires);
+		fact_int("unload", f->unload);
+		fact_int("local", local);
+		fact_end();
+		if (!local || quiet_findings)
+			continue;
+		fprintf(diag_out, "%s:%d:%d: warning: %s [modlife-%s]\n",
+			stream_name(f->pos.stream), f->pos.line, f->pos.pos,
+			f->message, f->rule);
+		findings_printed++;
+	}
+}
+
+void emit_reset(void)
+{
+	int i;
+
+	for (i = 0; i < nkeys; i++)
+		free(keys[i]);
+	nkeys = 0;
+	nfound = 0;
+	for (i = 0; i < nimpl; i++) {
+		free(impl[i].if_key);
+		free(impl[i].then_key);
+	}
+	nimpl = 0;
+}
+
+/* ---- knowledge file: "type<TAB>where<TAB>how" per line ---- */
+
+struct kb_entry {
+	char *type, *where;
+};
+static struct kb_entry *kb;
+static int nkb;
+
+void kb_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	if (!f)
+		die("modlife: cannot read knowledge file %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *tab, *tab2, *nl;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab++ = 0;
+		tab2 = strchr(tab, '\t');
+		if (tab2)
+			*tab2 = 0;
+		kb = realloc(kb, (nkb + 1) * sizeof(*kb));
+		kb[nkb].type = strdup(line);
+		kb[nkb].where = strdup(tab);
+		nkb++;
+	}
+	fclose(f);
+}
+
+/* Where core code reads @type's owner, or NULL when it never does. */
+const char *kb_lookup_owner(const char *type)
+{
+	int i;
+
+	for (i = 0; i < nkb; i++)
+		if (!strcmp(kb[i].type, type))
+			return kb[i].where;
+	return NULL;
+}

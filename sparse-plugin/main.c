@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * modlife-sparse: module-unload lifetime checks on sparse's AST.
+ *
+ * Usable as kbuild's checker ("make C=1 CHECK=modlife-sparse"): it takes
+ * every flag kbuild passes, prints only its own findings, and exits 0 on
+ * findings so that a build never fails because of one. Own options:
+ *   --modlife-facts=FILE   write facts and findings as JSON lines ("-": stdout)
+ *   --modlife-kb=FILE      owner knowledge file (default: beside the binary)
+ *   --modlife-kb-scan      record where core code reads owner fields
+ *   --modlife-quiet        print no findings (facts only)
+ *   --modlife-parse-errors print sparse's first error of a file
+ *   --modlife-werror       exit 1 when a finding was printed
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <libgen.h>
+#include <limits.h>
+#include "modlife.h"
+
+struct tu_state tu;
+int kb_mode, quiet_findings;
+FILE *diag_out;
+extern int findings_printed;
+
+static const struct modlife_check *rule_checks[] = {
+	&check_facts, &check_owner, NULL
+};
+static const struct modlife_check *kb_checks[] = { &check_kbscan, NULL };
+const struct modlife_check **checks = rule_checks;
+
+static FILE *captured;		/* sparse's own stderr, kept aside */
+static int show_parse_errors;
+static const char *current_file;
+
+/* sparse prints errors straight to stderr: keep them, report the first. */
+static void capture_stderr(void)
+{
+	int fd = dup(2);
+
+	diag_out = fdopen(fd, "w");
+	captured = tmpfile();
+	if (!diag_out || !captured)
+		die("modlife: cannot set up diagnostics");
+	setvbuf(diag_out, NULL, _IOLBF, 0);
+	fflush(stderr);
+	dup2(fileno(captured), 2);
+}
+
+static void drain_captured(int fatal)
+{
+	char line[1024];
+	int seen = 0;
+
+	if (!captured)
+		return;
+	fflush(stderr);
+	rewind(captured);
+	while (fgets(line, sizeof(line), captured)) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = 0;
+		if (seen || (!strstr(line, "error:") && !fatal))
+			continue;
+		seen = 1;
+		fact_begin("error");
+		fact_str("file", current_file);
+		fact_str("message", line);
+		fact_int("fatal", fatal);
+		fact_end();
+		if (show_parse_errors || fatal)
+			fprintf(diag_out, "%s\n", line);
+	}
+	if (fatal && !seen && current_file) {
+		fact_begin("error");
+		fact_str("file", current_file);
+		fact_str("message", "sparse stopped");
+		fact_int("fatal", 1);
+		fact_end();
+	}
+	rewind(captured);
+	if (ftruncate(fileno(captured), 0))
+		;
+}
+
+/* sparse's die() exits: still say which file and why. */
+static void at_exit(void)
+{
+	if (current_file) {
+		drain_captured(1);
+		current_file = NULL;
+	}
+	facts_close();
+}
+
+static const char *default_kb(const char *argv0)
+{
+	static const char *const rel[] = {
+		"../kb/owner-reads.tsv",
+		"../share/modlife/kb/owner-reads.tsv",
+	};
+	static char path[PATH_MAX + 64];
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	unsigned int i;
+
+	if (n <= 0)
+		snprintf(exe, sizeof(exe), "%s", argv0);
+	else
+		exe[n] = 0;
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s", exe);
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), rel[i]);
+		if (access(path, R_OK) == 0)
+			return path;
+	}
+	return NULL;
+}
+
+static char *modname_from(const char *arg)
+{
+	char *s = strdup(arg), *q;
+
+	if (*s == '"')
+		memmove(s, s + 1, strlen(s));
+	q = strchr(s, '"');
+	if (q)
+		*q = 0;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	struct string_list *filelist = NULL;
+	struct symbol_list *syms;
+	const char *facts_path = NULL, *kb_path = NULL;
+	char **args = calloc(argc + 1, sizeof(char *));
+	char *file;
+	int i, n = 0, werror = 0, is_module = 0;
+	const char *modname = NULL;
+
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strncmp(a, "--modlife-facts=", 16))
+			facts_path = a + 16;
+		else if (!strncmp(a, "--modlife-kb=", 13))
+			kb_path = a + 13;
+		else if (!strcmp(a, "--modlife-kb-scan"))
+			kb_mode = 1;
+		else if (!strcmp(a, "--modlife-quiet"))
+			quiet_findings = 1;
+		else if (!strcmp(a, "--modlife-parse-errors"))
+			show_parse_errors = 1;
+		else if (!strcmp(a, "--modlife-werror"))
+			werror = 1;
+		else if (!strncmp(a, "--modlife-", 10)) {
+			fprintf(stderr, "modlife-sparse: unknown option %s\n", a);
+			return 2;
+		} else {
+			if (!strcmp(a, "-DMODULE"))
+				is_module = 1;
+			if (!strncmp(a, "-DKBUILD_MODNAME=", 17))
+				modname = modname_from(a + 17);
+			args[n++] = argv[i];
+		}
+	}
+	args[n] = NULL;
+
+	if (kb_mode) {
+		checks = kb_checks;
+	} else {
+		if (!kb_path)
+			kb_path = default_kb(argv[0]);
+		if (!kb_path) {
+			fprintf(stderr, "modlife-sparse: no owner knowledge file; pass --modlife-kb=FILE\n");
+			return 2;
+		}
+		kb_load(kb_path);
+	}
+	facts_open(facts_path);
+	atexit(at_exit);
+	capture_stderr();
+
+	syms = sparse_initialize(n, args, &filelist);
+	fmax_warnings = 0;	/* sparse's own warnings are sparse's job */
+	(void)syms;
+
+	FOR_EACH_PTR(filelist, file) {
+		memset(&tu, 0, sizeof(tu));
+		tu.file = file;
+		tu.is_module = is_module;
+		tu.modname = modname;
+		current_file = file;
+		fact_begin("tu");
+		fact_str("file", file);
+		fact_int("module", is_module);
+		fact_str("modname", modname);
+		fact_end();
+
+		syms = sparse(file);
+		tu.stream = input_stream_nr - 1;
+		for (i = 0; i < input_stream_nr; i++)
+			if (!strcmp(stream_name(i), file)) {
+				tu.stream = i;
+				break;
+			}
+		drain_captured(0);
+		walk_tu(syms);
+		findings_flush();
+		emit_reset();
+		types_reset();
+		current_file = NULL;
+	} END_FOR_EACH_PTR(file);
+
+	fflush(stderr);
+	drain_captured(0);
+	facts_close();
+	return werror && findings_printed ? 1 : 0;
+}

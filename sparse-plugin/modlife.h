@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * modlife-sparse: shared declarations of the driver, the AST walker, the
+ * fact writer and the checks.
+ */
+#ifndef MODLIFE_H
+#define MODLIFE_H
+
+#include <stdio.h>
+#include "lib.h"
+#include "token.h"
+#include "symbol.h"
+#include "expression.h"
+#include "parse.h"
+#include "scope.h"
+
+/* What the walker knows while it visits one expression. */
+struct walk_ctx {
+	struct symbol *fn;	/* function whose body is walked, or NULL */
+	struct symbol *obj;	/* object whose initializer is walked, or NULL */
+};
+
+/*
+ * One check family registers these hooks (smatch-style check_*.c files).
+ * Every hook is optional.
+ */
+struct modlife_check {
+	const char *name;
+	void (*begin_tu)(void);
+	void (*function)(struct symbol *fn);
+	void (*call)(struct walk_ctx *ctx, struct expression *call,
+		     struct symbol *callee);
+	void (*assign)(struct walk_ctx *ctx, struct expression *assign);
+	void (*symref)(struct walk_ctx *ctx, struct symbol *sym);
+	void (*decl)(struct walk_ctx *ctx, struct symbol *local);
+	void (*object)(struct symbol *obj);	/* static-storage object */
+	void (*end_tu)(void);
+};
+
+extern const struct modlife_check check_facts;
+extern const struct modlife_check check_owner;
+extern const struct modlife_check check_kbscan;
+
+/* State of the translation unit being checked (main.c). */
+struct tu_state {
+	const char *file;	/* main file, as given */
+	int stream;		/* its stream number */
+	int is_module;		/* compiled with -DMODULE */
+	const char *modname;	/* KBUILD_MODNAME, or NULL */
+	struct symbol *init_fn;	/* module_init() target */
+	struct symbol *exit_fn;	/* module_exit() target */
+	struct symbol_list *objects;	/* static-storage objects of this TU */
+	struct symbol_list *functions;	/* function definitions of this TU */
+};
+extern struct tu_state tu;
+extern int kb_mode;
+
+/* types.c */
+struct symbol *strip_type(struct symbol *t);
+const char *type_name(struct symbol *t);
+struct symbol *member_container(struct symbol *member);
+struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
+			       unsigned long *offset);
+int ml_is_struct(struct symbol *t);
+int ml_is_function(struct symbol *sym);
+int is_module_pointer(struct symbol *member);
+struct symbol *pointee_struct(struct symbol *t);
+struct expression *strip_expr(struct expression *e);
+struct symbol *expr_symbol(struct expression *e);
+struct symbol *base_object(struct expression *e);
+int is_this_module(struct expression *e);
+int is_own_symbol(struct symbol *sym);
+int is_static_object(struct symbol *sym);
+struct symbol *member_of_lvalue(struct expression *e);
+const char *addr_key(struct expression *addr, char *buf, size_t len);
+struct symbol *addr_struct(struct expression *addr);
+const char *callee_name(struct symbol *callee);
+struct expression *init_leaf_at(struct expression *init, unsigned long want,
+				struct ident *member);
+const char *sym_name(struct symbol *sym);
+void types_reset(void);
+
+/* walk.c */
+void walk_tu(struct symbol_list *syms);
+void walk_initializer(struct walk_ctx *ctx, struct expression *init);
+typedef void (*init_leaf_fn)(struct symbol *obj, struct symbol *member,
+			     struct expression *value, unsigned long offset);
+void for_each_init_leaf(struct symbol *obj, struct expression *init,
+			init_leaf_fn fn);
+
+/* emit.c: facts (JSON lines) and findings */
+void facts_open(const char *path);
+void facts_close(void);
+void fact_begin(const char *kind);
+void fact_str(const char *key, const char *val);
+void fact_int(const char *key, long val);
+void fact_pos(struct position pos);
+void fact_end(void);
+void provide(const char *fmt, ...) FORMAT_ATTR(1);
+
+#define MAX_KEYS 4
+struct finding {
+	const char *rule;
+	struct position pos;
+	char message[512];
+	const char *object;
+	const char *unless[MAX_KEYS];	/* dropped if the module provides one */
+	const char *requires[MAX_KEYS];	/* kept only if the module provides one */
+	int unload;			/* needs a module that can be unloaded */
+};
+void report(struct finding *f);
+void implies(const char *if_key, const char *then_key);
+int is_provided(const char *key);
+extern FILE *diag_out;
+void findings_flush(void);
+void emit_reset(void);
+const char *kb_lookup_owner(const char *type);
+void kb_load(const char *path);
+
+#endif

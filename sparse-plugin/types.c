@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Type and expression helpers over sparse's evaluated AST.
+ *
+ * After evaluation, "p->m" is "*(p + offset)" whose ctype is the member
+ * symbol; the containing struct is gone. member_container() finds it again
+ * from a table of every member of every struct visible at file scope, keyed
+ * by the member's declaration (position and name survive the copies that
+ * evaluation makes for qualified members).
+ */
+#include <string.h>
+#include <stdlib.h>
+#include <libgen.h>
+#include "target.h"
+#include "modlife.h"
+
+struct symbol *strip_type(struct symbol *t)
+{
+	while (t && (t->type == SYM_NODE || t->type == SYM_TYPEOF))
+		t = t->ctype.base_type;
+	return t;
+}
+
+int ml_is_struct(struct symbol *t)
+{
+	t = strip_type(t);
+	return t && (t->type == SYM_STRUCT || t->type == SYM_UNION);
+}
+
+int ml_is_function(struct symbol *sym)
+{
+	struct symbol *t = strip_type(sym);
+
+	return t && t->type == SYM_FN;
+}
+
+const char *sym_name(struct symbol *sym)
+{
+	return sym && sym->ident ? show_ident(sym->ident) : "?";
+}
+
+/* "struct foo", or the typedef name of an anonymous struct. */
+const char *type_name(struct symbol *t)
+{
+	static char buf[256];
+
+	t = strip_type(t);
+	if (!t)
+		return "?";
+	if (t->ident) {
+		snprintf(buf, sizeof(buf), "%s %s",
+			 t->type == SYM_UNION ? "union" : "struct",
+			 show_ident(t->ident));
+		return buf;
+	}
+	return show_typename(t);
+}
+
+struct symbol *pointee_struct(struct symbol *t)
+{
+	t = strip_type(t);
+	if (!t || t->type != SYM_PTR)
+		return NULL;
+	t = strip_type(t->ctype.base_type);
+	return ml_is_struct(t) ? t : NULL;
+}
+
+/* A member declared as "struct module *". */
+int is_module_pointer(struct symbol *member)
+{
+	struct symbol *st = pointee_struct(member);
+
+	return st && st->ident && !strcmp(show_ident(st->ident), "module");
+}
+
+/* ---- member -> containing struct ---- */
+
+struct mslot {
+	struct symbol *member;	/* representative member symbol */
+	struct symbol *container;
+};
+static struct mslot *mtab;
+static unsigned long mtab_size, mtab_used;
+static int mtab_built;
+
+static unsigned long mhash(struct symbol *m)
+{
+	unsigned long h = (unsigned long)m->ident;
+
+	h ^= (unsigned long)m->pos.stream * 0x9e3779b97f4a7c15ul;
+	h ^= (unsigned long)m->pos.line * 0x85ebca6bul;
+	h ^= (unsigned long)m->pos.pos * 0xc2b2ae35ul;
+	return h ^ (h >> 29);
+}
+
+static int msame(struct symbol *a, struct symbol *b)
+{
+	return a->ident == b->ident && a->pos.stream == b->pos.stream &&
+	       a->pos.line == b->pos.line && a->pos.pos == b->pos.pos &&
+	       a->offset == b->offset;
+}
+
+static void mtab_put(struct symbol *m, struct symbol *container);
+
+static void mtab_grow(void)
+{
+	struct mslot *old = mtab;
+	unsigned long i, n = mtab_size;
+
+	mtab_size = n ? n * 2 : 4096;
+	mtab = calloc(mtab_size, sizeof(*mtab));
+	mtab_used = 0;
+	for (i = 0; i < n; i++)
+		if (old[i].member)
+			mtab_put(old[i].member, old[i].container);
+	free(old);
+}
+
+static void mtab_put(struct symbol *m, struct symbol *container)
+{
+	unsigned long i;
+
+	if ((mtab_used + 1) * 2 > mtab_size)
+		mtab_grow();
+	for (i = mhash(m) & (mtab_size - 1); mtab[i].member;
+	     i = (i + 1) & (mtab_size - 1))
+		if (msame(mtab[i].member, m))
+			return;
+	mtab[i].member = m;
+	mtab[i].container = container;
+	mtab_used++;
+}
+
+static void add_members(struct symbol *st, struct symbol *container)
+{
+	struct symbol *m;
+
+	FOR_EACH_PTR(st->symbol_list, m) {
+		struct symbol *t = strip_type(m);
+
+		if (!m->ident) {
+			/* anonymous struct/union: members belong to outer */
+			if (ml_is_struct(t))
+				add_members(t, container);
+			continue;
+		}
+		mtab_put(m, container);
+	} END_FOR_EACH_PTR(m);
+}
+
+static void add_scope(struct scope *scope)
+{
+	struct symbol *sym;
+
+	if (!scope)
+		return;
+	FOR_EACH_PTR(scope->symbols, sym) {
+		struct symbol *t = sym;
+
+		if (sym->namespace == NS_TYPEDEF)
+			t = strip_type(sym);
+		else if (sym->namespace != NS_STRUCT)
+			continue;
+		if (t && (t->type == SYM_STRUCT || t->type == SYM_UNION))
+			add_members(t, t);
+	} END_FOR_EACH_PTR(sym);
+}
+
+struct symbol *member_container(struct symbol *member)
+{
+	unsigned long i;
+
+	if (!member || !member->ident)
+		return NULL;
+	if (!mtab_built) {
+		add_scope(file_scope);
+		add_scope(global_scope);
+		mtab_built = 1;
+	}
+	if (!mtab_size)
+		return NULL;
+	for (i = mhash(member) & (mtab_size - 1); mtab[i].member;
+	     i = (i + 1) & (mtab_size - 1))
+		if (msame(mtab[i].member, member))
+			return mtab[i].container;
+	return NULL;
+}
+
+void types_reset(void)
+{
+	free(mtab);
+	mtab = NULL;
+	mtab_size = mtab_used = 0;
+	mtab_built = 0;
+}
+
+/*
+ * Find "struct module *owner" in @type, directly or in a struct embedded by
+ * value (platform_driver.driver.owner). Returns the struct that declares it,
+ * with the member path and its byte offset in @type.
+ */
+struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
+			       unsigned long *offset)
+{
+	struct symbol *st = strip_type(type), *m;
+
+	if (!ml_is_struct(st))
+		return NULL;
+	FOR_EACH_PTR(st->symbol_list, m) {
+		if (m->ident && !strcmp(show_ident(m->ident), "owner") &&
+		    is_module_pointer(m)) {
+			snprintf(path, len, "owner");
+			*offset = m->offset;
+			return st;
+		}
+	} END_FOR_EACH_PTR(m);
+	FOR_EACH_PTR(st->symbol_list, m) {
+		struct symbol *t = strip_type(m), *found;
+		char sub[128];
+		unsigned long off;
+
+		if (!ml_is_struct(t))
+			continue;
+		found = find_owner_path(t, sub, sizeof(sub), &off);
+		if (!found)
+			continue;
+		if (m->ident)
+			snprintf(path, len, "%s.%s", show_ident(m->ident), sub);
+		else
+			snprintf(path, len, "%s", sub);
+		*offset = m->offset + off;
+		return found;
+	} END_FOR_EACH_PTR(m);
+	return NULL;
+}
+
+/* ---- expressions ---- */
+
+struct expression *strip_expr(struct expression *e)
+{
+	while (e) {
+		switch (e->type) {
+		case EXPR_CAST:
+		case EXPR_FORCE_CAST:
+		case EXPR_IMPLIED_CAST:
+			e = e->cast_expression;
+			continue;
+		case EXPR_PREOP:
+			if (e->op == '(') {
+				e = e->unop;
+				continue;
+			}
+			return e;
+		default:
+			return e;
+		}
+	}
+	return e;
+}
+
+/* The symbol an expression names: "x" (as "*&x") or "&x". */
+struct symbol *expr_symbol(struct expression *e)
+{
+	e = strip_expr(e);
+	if (e && e->type == EXPR_PREOP && e->op == '*')
+		e = strip_expr(e->unop);
+	if (e && e->type == EXPR_SYMBOL)
+		return e->symbol;
+	return NULL;
+}
+
+/* The named object under "&obj", "&obj.a.b", "obj.a" and the like. */
+struct symbol *base_object(struct expression *e)
+{
+	while ((e = strip_expr(e))) {
+		switch (e->type) {
+		case EXPR_SYMBOL:
+			return e->symbol;
+		case EXPR_PREOP:
+			if (e->op != '*' && e->op != '&')
+				return NULL;
+			e = e->unop;
+			/* "*(&x)" is x itself; a real pointer load is not */
+			continue;
+		case EXPR_BINOP:
+			if (e->op != '+')
+				return NULL;
+			e = e->left;
+			continue;
+		default:
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+int is_this_module(struct expression *e)
+{
+	struct symbol *s = expr_symbol(e);
+
+	return s && s->ident && !strcmp(show_ident(s->ident), "__this_module");
+}
+
+/*
+ * Symbols of the module's own source: the main file and headers beside it.
+ * Kernel headers (reached through -I) are not the module's.
+ */
+int is_own_symbol(struct symbol *sym)
+{
+	static int cached_stream = -1, cached_own;
+	const char *name;
+	char a[4096], b[4096];
+
+	if (!sym)
+		return 0;
+	if (sym->pos.stream == tu.stream)
+		return 1;
+	if (sym->pos.stream == cached_stream)
+		return cached_own;
+	name = stream_name(sym->pos.stream);
+	snprintf(a, sizeof(a), "%s", name);
+	snprintf(b, sizeof(b), "%s", tu.file);
+	cached_stream = sym->pos.stream;
+	cached_own = !strcmp(dirname(a), dirname(b)) && strstr(name, ".h");
+	return cached_own;
+}
+
+/* An object (not a function) with static storage duration. */
+int is_static_object(struct symbol *sym)
+{
+	unsigned long mod;
+
+	if (!sym || sym->type != SYM_NODE || ml_is_function(sym))
+		return 0;
+	if (sym->namespace != NS_SYMBOL)
+		return 0;
+	mod = sym->ctype.modifiers;
+	if (mod & MOD_EXTERN)
+		return 0;
+	return (mod & MOD_TOPLEVEL) || (mod & MOD_STATIC);
+}
+
+/* For an lvalue "x.m" or "p->m": the member symbol m, else NULL. */
+struct symbol *member_of_lvalue(struct expression *e)
+{
+	struct symbol *m;
+
+	e = strip_expr(e);
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	m = e->ctype;
+	if (!m || m->type != SYM_NODE || !m->ident)
+		return NULL;
+	e = strip_expr(e->unop);
+	if (!e || e->type != EXPR_BINOP || e->op != '+')
+		return NULL;
+	return m;
+}
+
+/* The member at byte @off of @st whose type is a struct, if any. */
+static struct symbol *struct_member_at(struct symbol *st, unsigned long off)
+{
+	struct symbol *m;
+
+	FOR_EACH_PTR(st->symbol_list, m) {
+		struct symbol *t = strip_type(m);
+
+		if (!ml_is_struct(t))
+			continue;
+		if (!m->ident && off >= (unsigned long)m->offset &&
+		    off < (unsigned long)(m->offset + bits_to_bytes(t->bit_size)))
+			return struct_member_at(t, off - m->offset);
+		if (m->ident && (unsigned long)m->offset == off)
+			return m;
+	} END_FOR_EACH_PTR(m);
+	return NULL;
+}
+
+/* The member whose address a "base + offset" expression computes. */
+static struct symbol *addr_member(struct expression *addr)
+{
+	struct symbol *t = strip_type(addr->ctype), *parent;
+
+	if (t && t->type == SYM_PTR && t->ctype.base_type &&
+	    t->ctype.base_type->type == SYM_NODE &&
+	    t->ctype.base_type->ident)
+		return t->ctype.base_type;	/* "&x->m", evaluated */
+	if (!addr->right || addr->right->type != EXPR_VALUE)
+		return NULL;
+	parent = addr_struct(addr->left);
+	return parent ? struct_member_at(parent, addr->right->value) : NULL;
+}
+
+/* The struct type an address expression points to, if any. */
+struct symbol *addr_struct(struct expression *addr)
+{
+	struct symbol *m, *t;
+
+	addr = strip_expr(addr);
+	if (!addr)
+		return NULL;
+	switch (addr->type) {
+	case EXPR_SYMBOL:
+		t = strip_type(addr->symbol);
+		return ml_is_struct(t) ? t : NULL;
+	case EXPR_BINOP:
+		if (addr->op != '+')
+			return NULL;
+		m = addr_member(addr);
+		t = strip_type(m);
+		return ml_is_struct(t) ? t : NULL;
+	default:
+		return pointee_struct(addr->ctype);
+	}
+}
+
+/*
+ * A key naming the object an address points to, the same in every file of
+ * a module: a named object ("obj:name"), a struct member reached through
+ * any pointer ("struct foo.cdev"), or a pointer variable ("var:fn:name").
+ */
+const char *addr_key(struct expression *addr, char *buf, size_t len)
+{
+	struct symbol *m, *c, *sym;
+
+	addr = strip_expr(addr);
+	if (!addr)
+		return NULL;
+	switch (addr->type) {
+	case EXPR_SYMBOL:
+		sym = addr->symbol;
+		if (!is_static_object(sym) &&
+		    !(sym->ctype.modifiers & MOD_EXTERN))
+			return NULL;
+		snprintf(buf, len, "obj:%s", sym_name(sym));
+		return buf;
+	case EXPR_BINOP:
+		if (addr->op != '+')
+			return NULL;
+		m = addr_member(addr);
+		c = m ? member_container(m) : NULL;
+		if (!c)
+			return NULL;
+		snprintf(buf, len, "%s.%s", type_name(c), show_ident(m->ident));
+		return buf;
+	case EXPR_PREOP:
+		sym = expr_symbol(addr);
+		if (addr->op != '*' || !sym)
+			return NULL;
+		if (sym->ctype.modifiers & MOD_TOPLEVEL)
+			snprintf(buf, len, "var:%s", sym_name(sym));
+		else
+			snprintf(buf, len, "var:%s:%s",
+				 tu.file, sym_name(sym));
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+const char *callee_name(struct symbol *callee)
+{
+	return callee && callee->ident ? show_ident(callee->ident) : NULL;
+}
+
+/*
+ * In an evaluated initializer, the leaf value stored at byte @want whose
+ * member is named @member ("owner"), or NULL.
+ */
+static struct expression *leaf_at(struct expression *init, unsigned long base,
+				  unsigned long want, struct ident *member)
+{
+	struct expression *e;
+
+	if (!init || init->type != EXPR_INITIALIZER)
+		return NULL;
+	FOR_EACH_PTR(init->expr_list, e) {
+		unsigned long off = base;
+		struct expression *v = e;
+		struct symbol *m = NULL;
+
+		if (e->type == EXPR_POS) {
+			off += e->init_offset;
+			m = e->ctype;
+			v = e->init_expr;
+		}
+		if (!v)
+			continue;
+		if (v->type == EXPR_INITIALIZER) {
+			struct expression *r = leaf_at(v, off, want, member);
+
+			if (r)
+				return r;
+			continue;
+		}
+		if (off == want && m && m->ident == member)
+			return v;
+	} END_FOR_EACH_PTR(e);
+	return NULL;
+}
+
+struct expression *init_leaf_at(struct expression *init, unsigned long want,
+				struct ident *member)
+{
+	return leaf_at(init, 0, want, member);
+}

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One walk over the evaluated AST of a translation unit: every function
+ * body and every initializer of a static-storage object, calling each
+ * registered check's hooks. No flow analysis: the rules need declarations,
+ * initializers, calls and assignments only.
+ */
+#include <string.h>
+#include "modlife.h"
+
+extern const struct modlife_check **checks;
+
+#define FOR_EACH_CHECK(c) \
+	for (const struct modlife_check **c##p = checks, *c; \
+	     (c = *c##p) != NULL; c##p++)
+
+static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt);
+static void walk_expr(struct walk_ctx *ctx, struct expression *expr);
+
+static void add_object(struct symbol *sym)
+{
+	struct symbol *s;
+
+	FOR_EACH_PTR(tu.objects, s) {
+		if (s == sym)
+			return;
+	} END_FOR_EACH_PTR(s);
+	add_symbol(&tu.objects, sym);
+}
+
+static void walk_call(struct walk_ctx *ctx, struct expression *expr)
+{
+	struct symbol *callee = expr_symbol(expr->fn);
+	struct expression *arg;
+
+	if (callee && callee->definition)
+		callee = callee->definition;
+	FOR_EACH_CHECK(c)
+		if (c->call)
+			c->call(ctx, expr, callee);
+	walk_expr(ctx, expr->fn);
+	FOR_EACH_PTR(expr->args, arg) {
+		walk_expr(ctx, arg);
+	} END_FOR_EACH_PTR(arg);
+}
+
+static void walk_decls(struct walk_ctx *ctx, struct symbol_list *list)
+{
+	struct symbol *sym;
+
+	FOR_EACH_PTR(list, sym) {
+		if (is_static_object(sym)) {
+			/* a function-local static lives in module data */
+			add_object(sym);
+			continue;
+		}
+		FOR_EACH_CHECK(c)
+			if (c->decl)
+				c->decl(ctx, sym);
+		if (sym->initializer)
+			walk_expr(ctx, sym->initializer);
+	} END_FOR_EACH_PTR(sym);
+}
+
+static void walk_expr(struct walk_ctx *ctx, struct expression *expr)
+{
+	struct expression *e;
+
+	if (!expr)
+		return;
+	switch (expr->type) {
+	case EXPR_CALL:
+		walk_call(ctx, expr);
+		return;
+	case EXPR_ASSIGNMENT:
+		FOR_EACH_CHECK(c)
+			if (c->assign)
+				c->assign(ctx, expr);
+		/* fallthrough */
+	case EXPR_BINOP:
+	case EXPR_COMMA:
+	case EXPR_COMPARE:
+	case EXPR_LOGICAL:
+		walk_expr(ctx, expr->left);
+		walk_expr(ctx, expr->right);
+		return;
+	case EXPR_PREOP:
+	case EXPR_POSTOP:
+		walk_expr(ctx, expr->unop);
+		return;
+	case EXPR_STATEMENT:
+		walk_stmt(ctx, expr->statement);
+		return;
+	case EXPR_CAST:
+	case EXPR_FORCE_CAST:
+	case EXPR_IMPLIED_CAST:
+		walk_expr(ctx, expr->cast_expression);
+		return;
+	case EXPR_CONDITIONAL:
+	case EXPR_SELECT:
+		walk_expr(ctx, expr->conditional);
+		walk_expr(ctx, expr->cond_true);
+		walk_expr(ctx, expr->cond_false);
+		return;
+	case EXPR_SLICE:
+		walk_expr(ctx, expr->base);
+		return;
+	case EXPR_INITIALIZER:
+		FOR_EACH_PTR(expr->expr_list, e) {
+			walk_expr(ctx, e);
+		} END_FOR_EACH_PTR(e);
+		return;
+	case EXPR_POS:
+		walk_expr(ctx, expr->init_expr);
+		return;
+	case EXPR_IDENTIFIER:
+		walk_expr(ctx, expr->ident_expression);
+		return;
+	case EXPR_INDEX:
+		walk_expr(ctx, expr->idx_expression);
+		return;
+	case EXPR_SYMBOL:
+		FOR_EACH_CHECK(c)
+			if (c->symref)
+				c->symref(ctx, expr->symbol);
+		return;
+	default:
+		return;
+	}
+}
+
+static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
+{
+	struct statement *s;
+
+	if (!stmt)
+		return;
+	switch (stmt->type) {
+	case STMT_DECLARATION:
+		walk_decls(ctx, stmt->declaration);
+		return;
+	case STMT_EXPRESSION:
+		walk_expr(ctx, stmt->expression);
+		return;
+	case STMT_COMPOUND:
+		FOR_EACH_PTR(stmt->stmts, s) {
+			walk_stmt(ctx, s);
+		} END_FOR_EACH_PTR(s);
+		return;
+	case STMT_IF:
+		walk_expr(ctx, stmt->if_conditional);
+		walk_stmt(ctx, stmt->if_true);
+		walk_stmt(ctx, stmt->if_false);
+		return;
+	case STMT_RETURN:
+		walk_expr(ctx, stmt->ret_value);
+		return;
+	case STMT_SWITCH:
+		walk_expr(ctx, stmt->switch_expression);
+		walk_stmt(ctx, stmt->switch_statement);
+		return;
+	case STMT_CASE:
+		walk_stmt(ctx, stmt->case_statement);
+		return;
+	case STMT_LABEL:
+		walk_stmt(ctx, stmt->label_statement);
+		return;
+	case STMT_ITERATOR:
+		walk_decls(ctx, stmt->iterator_syms);
+		walk_stmt(ctx, stmt->iterator_pre_statement);
+		walk_expr(ctx, stmt->iterator_pre_condition);
+		walk_stmt(ctx, stmt->iterator_statement);
+		walk_stmt(ctx, stmt->iterator_post_statement);
+		walk_expr(ctx, stmt->iterator_post_condition);
+		return;
+	case STMT_GOTO:
+		walk_expr(ctx, stmt->goto_expression);
+		return;
+	default:
+		return;
+	}
+}
+
+void walk_initializer(struct walk_ctx *ctx, struct expression *init)
+{
+	walk_expr(ctx, init);
+}
+
+static void leaf_walk(struct symbol *obj, struct expression *init,
+		      unsigned long base, init_leaf_fn fn)
+{
+	struct expression *e;
+
+	if (!init || init->type != EXPR_INITIALIZER)
+		return;
+	FOR_EACH_PTR(init->expr_list, e) {
+		unsigned long off = base;
+		struct expression *v = e;
+		struct symbol *m = NULL;
+
+		if (e->type == EXPR_POS) {
+			off += e->init_offset;
+			m = e->ctype;
+			v = e->init_expr;
+		}
+		if (!v)
+			continue;
+		if (v->type == EXPR_INITIALIZER)
+			leaf_walk(obj, v, off, fn);
+		else
+			fn(obj, m, v, off);
+	} END_FOR_EACH_PTR(e);
+}
+
+void for_each_init_leaf(struct symbol *obj, struct expression *init,
+			init_leaf_fn fn)
+{
+	leaf_walk(obj, init, 0, fn);
+}
+
+/* module_init/module_exit with -DMODULE define __inittest/__exittest. */
+static struct symbol *testfn_target(const char *name)
+{
+	struct symbol *sym = lookup_symbol(built_in_ident(name), NS_SYMBOL);
+	struct symbol *base;
+	struct statement *stmt, *first;
+
+	if (!sym)
+		return NULL;
+	base = strip_type(sym);
+	if (!base || base->type != SYM_FN)
+		return NULL;
+	stmt = base->stmt ? base->stmt : base->inline_stmt;
+	if (!stmt)
+		return NULL;
+	if (stmt->type == STMT_COMPOUND) {
+		first = first_ptr_list((struct ptr_list *)stmt->stmts);
+		stmt = first;
+	}
+	if (!stmt || stmt->type != STMT_RETURN)
+		return NULL;
+	sym = expr_symbol(stmt->ret_value);
+	if (sym && sym->definition)
+		sym = sym->definition;
+	return sym;
+}
+
+/* Built in, module_exit(fn) is "static exitcall_t __exitcall_fn = fn". */
+static void builtin_initcalls(struct symbol *sym)
+{
+	const char *name = sym_name(sym);
+	struct symbol *target;
+
+	if (strncmp(name, "__exitcall_", 11) && strncmp(name, "__initcall_", 11))
+		return;
+	target = expr_symbol(sym->initializer);
+	if (target && target->definition)
+		target = target->definition;
+	if (!target)
+		return;
+	if (name[2] == 'e' && !tu.exit_fn)
+		tu.exit_fn = target;
+	else if (name[2] == 'i' && !tu.init_fn)
+		tu.init_fn = target;
+}
+
+void walk_tu(struct symbol_list *syms)
+{
+	struct symbol *sym;
+	struct walk_ctx ctx;
+
+	tu.init_fn = testfn_target("__inittest");
+	tu.exit_fn = testfn_target("__exittest");
+
+	/* Definitions only: a tentative "static T x;" with a later "= {..}" */
+	FOR_EACH_PTR(syms, sym) {
+		if (!is_own_symbol(sym))
+			continue;
+		if (ml_is_function(sym)) {
+			if (strip_type(sym)->stmt)
+				add_symbol(&tu.functions, sym);
+			continue;
+		}
+		if (!is_static_object(sym))
+			continue;
+		if (!sym->initializer && sym->definition &&
+		    sym->definition != sym && sym->definition->initializer)
+			continue;
+		builtin_initcalls(sym);
+		add_object(sym);
+	} END_FOR_EACH_PTR(sym);
+
+	FOR_EACH_CHECK(c)
+		if (c->begin_tu)
+			c->begin_tu();
+
+	FOR_EACH_PTR(tu.functions, sym) {
+		ctx.fn = sym;
+		ctx.obj = NULL;
+		FOR_EACH_CHECK(c)
+			if (c->function)
+				c->function(sym);
+		walk_decls(&ctx, sym->symbol_list);
+		walk_stmt(&ctx, strip_type(sym)->stmt);
+	} END_FOR_EACH_PTR(sym);
+
+	/* objects, including static locals found in the bodies above */
+	FOR_EACH_PTR(tu.objects, sym) {
+		ctx.fn = NULL;
+		ctx.obj = sym;
+		FOR_EACH_CHECK(c)
+			if (c->object)
+				c->object(sym);
+		walk_expr(&ctx, sym->initializer);
+	} END_FOR_EACH_PTR(sym);
+
+	FOR_EACH_CHECK(c)
+		if (c->end_tu)
+			c->end_tu();
+}

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# modlife: module-unload lifetime checks for Linux kernel drivers.
+#   make demo    install what is missing, build, scan corpus/, show fixes
+#   make test    install what is missing, build, run every test
+#   make bench   modlife-sparse against plain sparse on real kernel files
+#   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+BUILD := build
+KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
+LINUX_SRC := $(BUILD)/linux/linux-source-6.1
+PYTHON ?= python3
+export KDIR
+
+all: sparse-plugin/modlife-sparse
+
+deps:
+	@sh scripts/deps.sh $(BUILD)
+
+# The sparse source comes from deps (or SPARSE_SRC=DIR); sparse-plugin's
+# own Makefile rebuilds only what changed.
+sparse-plugin/modlife-sparse: deps
+	@src="$(SPARSE_SRC)"; [ -n "$$src" ] || src=$$(ls -d $(BUILD)/sparse-*/ | head -n 1); \
+	$(MAKE) --no-print-directory -C sparse-plugin SPARSE_SRC="$$(cd "$$src" && pwd)"
+
+demo: all
+	@echo "== modlife scan corpus/ (findings; exit 1 means findings) =="
+	-@./modlife scan corpus/
+	@echo
+	@echo "== proposed fixes (spatch -D patch, nothing is written) =="
+	@sh scripts/demo-fixes.sh
+
+test: all
+	@$(PYTHON) tests/run.py
+
+bench: all linux-source
+	@$(PYTHON) scripts/bench.py --tree $(LINUX_SRC)
+
+linux-source:
+	@sh scripts/deps.sh --with-source $(BUILD)
+	@test -d $(LINUX_SRC) || { mkdir -p $(BUILD)/linux && \
+		tar -C $(BUILD)/linux -xf /usr/src/linux-source-6.1.tar.xz; }
+
+kb: all linux-source
+	./modlife kb --tree $(LINUX_SRC) -o kb/owner-reads.tsv
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modlife/frontend \
+		$(DESTDIR)$(PREFIX)/share/modlife/cocci $(DESTDIR)$(PREFIX)/share/modlife/kb
+	install -m 755 sparse-plugin/modlife-sparse $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 modlife $(DESTDIR)$(PREFIX)/share/modlife/modlife
+	ln -sf ../share/modlife/modlife $(DESTDIR)$(PREFIX)/bin/modlife
+	install -m 644 frontend/*.py $(DESTDIR)$(PREFIX)/share/modlife/frontend/
+	install -m 644 cocci/*.cocci $(DESTDIR)$(PREFIX)/share/modlife/cocci/
+	install -m 644 kb/*.tsv $(DESTDIR)$(PREFIX)/share/modlife/kb/
+
+clean:
+	$(MAKE) -C sparse-plugin clean
+
+export SPARSE_SRC
+.PHONY: sparse-plugin/modlife-sparse all deps demo test bench linux-source kb install clean

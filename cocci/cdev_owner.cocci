@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find cdev_init() in modules without a following cdev owner assignment
+///
+/// chrdev_open() pins cdev->owner, not the owner of the file_operations,
+/// while a character device is open.  A cdev initialised by cdev_init()
+/// and registered by cdev_add()/cdev_device_add() without
+/// cdev.owner = THIS_MODULE lets the module be unloaded while the device is
+/// open.  cdev_init() clears the whole cdev, so an owner assigned before
+/// cdev_init() in the same function is lost and is reported too.  Only
+/// files that can be unloaded (they have a module_exit()) are considered.
+///
+//# An owner assigned in another function of the file is assumed to happen
+//# after cdev_init() and silences the report; an owner assigned through an
+//# alias of the cdev (another pointer to it) is not seen and gives a false
+//# positive.  cdev_init() in a helper file that is not the module's main
+//# file (no module_exit() there) is not checked.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 The modlife authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Options: --no-includes --include-headers
+// Keywords: owner, THIS_MODULE, module unload
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+// The file is module code that can be unloaded.
+@mod@
+declarer name module_exit;
+identifier exitfn;
+@@
+
+module_exit(exitfn);
+
+// ... and registers a cdev.
+@added depends on mod@
+@@
+
+(
+ cdev_add(...)
+|
+ cdev_device_add(...)
+)
+
+// The owner is assigned after cdev_init() in the same function.
+@after depends on added exists@
+expression E, v;
+position p;
+@@
+
+(
+ cdev_init@p(&E, ...);
+ ...
+ E.owner = v;
+|
+ cdev_init@p(E, ...);
+ ...
+ E->owner = v;
+)
+
+// The owner is assigned in another function of the file.
+@asg depends on added@
+expression E, v;
+position q;
+@@
+
+(
+ E.owner@q = v
+|
+ E->owner@q = v
+)
+
+@other depends on asg@
+expression asg.E;
+position p : script:python(asg.q) { p[0].current_element != q[0].current_element };
+@@
+
+(
+ cdev_init@p(&E, ...)
+|
+ cdev_init@p(E, ...)
+)
+
+@bad depends on added@
+expression E;
+position p != {after.p, other.p};
+@@
+
+ cdev_init@p(E, ...)
+
+// ----------------------------------------------------------------------------
+
+@fix depends on patch && !context && !org && !report@
+expression E;
+position bad.p;
+@@
+
+(
+ cdev_init@p(&E, ...);
++E.owner = THIS_MODULE;
+|
+ cdev_init@p(E, ...);
++E->owner = THIS_MODULE;
+)
+
+// ----------------------------------------------------------------------------
+
+@ctx depends on !patch && (context || org || report)@
+expression A;
+position bad.p;
+position j0;
+@@
+
+*cdev_init@p@j0(A, ...)
+
+// ----------------------------------------------------------------------------
+
+@script:python depends on org@
+j0 << ctx.j0;
+A << ctx.A;
+@@
+
+a = A.strip()
+if a.startswith("&"):
+	owner = a[1:].strip() + ".owner"
+else:
+	owner = a + "->owner"
+msg = "WARNING: cdev_init() without %s = THIS_MODULE: missing .owner = THIS_MODULE, the module can be unloaded while the device is open" % owner
+coccilib.org.print_safe_todo(j0[0], msg)
+
+@script:python depends on report@
+j0 << ctx.j0;
+A << ctx.A;
+@@
+
+a = A.strip()
+if a.startswith("&"):
+	owner = a[1:].strip() + ".owner"
+else:
+	owner = a + "->owner"
+msg = "WARNING: cdev_init() without %s = THIS_MODULE: missing .owner = THIS_MODULE, the module can be unloaded while the device is open" % owner
+coccilib.report.print_report(j0[0], msg)

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Command line: modlife scan | kb | rules."""
+import argparse
+import os
+import sys
+
+from . import VERSION, kflags, paths, report
+from .rules import RULES, doc_page
+
+
+class Usage(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Usage(message)
+
+
+def _jobs(value):
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a number: %r" % value)
+    if n < 1:
+        raise argparse.ArgumentTypeError("--jobs takes a number >= 1")
+    return n
+
+
+def _rule_list(value):
+    names = [v for v in value.split(",") if v]
+    bad = [n for n in names if n not in RULES]
+    if bad:
+        raise argparse.ArgumentTypeError("unknown rule(s): %s"
+                                         % ", ".join(bad))
+    return names
+
+
+def build_parser():
+    p = Parser(prog="modlife", description="Find module-unload lifetime "
+               "bugs in Linux kernel driver sources.")
+    p.add_argument("--version", action="version", version=VERSION)
+    sub = p.add_subparsers(dest="cmd")
+
+    s = sub.add_parser("scan", help="scan C files or directories")
+    s.add_argument("paths", nargs="+", metavar="PATH")
+    s.add_argument("--format", choices=sorted(report.FORMATS),
+                   default="text")
+    s.add_argument("--kdir", default=None,
+                   help="configured kernel tree (default: $KDIR or the "
+                   "newest Debian linux-headers-*-amd64)")
+    s.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
+    s.add_argument("--rules", type=_rule_list, default=None,
+                   help="comma-separated rules to run (default: all)")
+    s.add_argument("--disable", type=_rule_list, default=[],
+                   help="comma-separated rules to skip")
+    s.add_argument("--assume-module", action="store_true",
+                   help="treat files that no Makefile names as module code")
+    s.add_argument("--no-cocci", action="store_true",
+                   help="run the sparse engine only")
+    s.add_argument("-o", "--output", default=None,
+                   help="write the report to a file")
+
+    k = sub.add_parser("kb", help="build the owner knowledge file from a "
+                       "kernel source tree")
+    k.add_argument("--tree", required=True)
+    k.add_argument("--kdir", default=None)
+    k.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
+    k.add_argument("-o", "--output", default=None)
+
+    sub.add_parser("rules", help="list the rules and their docs pages")
+    return p
+
+
+def cmd_scan(a):
+    from .scan import ScanError, Scanner
+    kdir = a.kdir or paths.default_kdir()
+    rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
+    try:
+        scanner = Scanner(kdir, a.jobs, rules, a.assume_module,
+                          use_cocci=not a.no_cocci)
+        result = scanner.scan(a.paths)
+    except (ScanError, kflags.KbuildError) as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    out = open(a.output, "w") if a.output else sys.stdout
+    try:
+        report.FORMATS[a.format](result, out, sys.stderr)
+    finally:
+        if a.output:
+            out.close()
+    return 1 if result["findings"] else 0
+
+
+def cmd_rules(a):
+    for name in sorted(RULES):
+        print("%-16s %-14s %s  (%s)" % (name, RULES[name]["family"],
+                                        RULES[name]["summary"],
+                                        doc_page(name)))
+    return 0
+
+
+def cmd_kb(a):
+    from . import kb
+    kdir = a.kdir or paths.default_kdir()
+    out = a.output or os.path.join(paths.ROOT, "kb", "owner-reads.tsv")
+    try:
+        return kb.build(a.tree, kdir, a.jobs, out)
+    except (kb.KbError, kflags.KbuildError) as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+
+
+def main(argv):
+    try:
+        a = build_parser().parse_args(argv)
+    except Usage as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    if a.cmd == "scan":
+        return cmd_scan(a)
+    if a.cmd == "rules":
+        return cmd_rules(a)
+    if a.cmd == "kb":
+        return cmd_kb(a)
+    build_parser().print_help(sys.stderr)
+    return 2

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The compiler flags kbuild passes to a checker, learnt once per KDIR.
+
+A throw-away module is built with CHECK set to a script that records its
+arguments; relative include paths are made absolute so that the checker can
+run from any directory, and per-object flags (-DMODULE, KBUILD_MODNAME, the
+dependency file, the source file) are dropped: they are added per file.
+"""
+import hashlib
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+
+PER_OBJECT = ("-DMODULE", "-DKBUILD_BASENAME=", "-DKBUILD_MODNAME=",
+              "-D__KBUILD_MODNAME=", "-Wp,-MMD,", "-Wp,-MD,")
+
+
+class KbuildError(Exception):
+    pass
+
+
+def _cache_path(kdir):
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    st = os.stat(os.path.join(kdir, "Makefile"))
+    key = "%s:%d" % (os.path.realpath(kdir), int(st.st_mtime))
+    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    return os.path.join(base, "modlife", "kflags-%s.json" % digest)
+
+
+def _capture(kdir):
+    with tempfile.TemporaryDirectory(prefix="modlife-kflags-") as tmp:
+        with open(os.path.join(tmp, "probe.c"), "w") as f:
+            f.write("#include <linux/module.h>\nMODULE_LICENSE(\"GPL\");\n")
+        with open(os.path.join(tmp, "Kbuild"), "w") as f:
+            f.write("obj-m += probe.o\n")
+        out = os.path.join(tmp, "args")
+        check = os.path.join(tmp, "check.sh")
+        with open(check, "w") as f:
+            f.write('#!/bin/sh\npwd > "%s"\nprintf "%%s\\n" "$@" >> "%s"\n'
+                    % (out, out))
+        os.chmod(check, 0o755)
+        cmd = ["make", "-s", "-C", kdir, "M=" + tmp, "C=2",
+               "CHECK=" + check, "probe.o"]
+        res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True)
+        if not os.path.exists(out):
+            raise KbuildError("kbuild in %s did not run the checker: %s"
+                              % (kdir, res.stdout.strip()[-400:]))
+        with open(out) as f:
+            lines = f.read().split("\n")
+    cwd, args = lines[0], [a for a in lines[1:] if a]
+    return cwd, args
+
+
+def _absolutize(cwd, args):
+    out = []
+    skip_next = False
+    for i, a in enumerate(args):
+        if skip_next:
+            skip_next = False
+            continue
+        if a.startswith(PER_OBJECT) or a == "-DMODULE" or a.endswith(
+                "probe.c"):
+            continue
+        if a.startswith("-I") and len(a) > 2 and not a[2:].startswith("/"):
+            a = "-I" + os.path.normpath(os.path.join(cwd, a[2:]))
+        if a == "-include" and i + 1 < len(args):
+            p = args[i + 1]
+            if not p.startswith("/"):
+                p = os.path.normpath(os.path.join(cwd, p))
+            out += [a, p]
+            skip_next = True
+            continue
+        out.append(a)
+    return out
+
+
+def kernel_flags(kdir):
+    """The checker flags for KDIR, from the cache when possible."""
+    if not kdir or not os.path.isfile(os.path.join(kdir, "Makefile")):
+        raise KbuildError("no configured kernel tree at %s (set KDIR=)"
+                          % kdir)
+    try:
+        path = _cache_path(kdir)
+        with open(path) as f:
+            data = json.load(f)
+        if isinstance(data, list) and all(isinstance(a, str) for a in data):
+            return data
+    except (OSError, ValueError):
+        pass
+    cwd, args = _capture(kdir)
+    flags = _absolutize(cwd, args)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "w") as f:
+            json.dump(flags, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass        # a read-only cache only costs time
+    return flags
+
+
+def file_flags(base, path, module, modname):
+    """Flags for one source file, as kbuild would pass them."""
+    flags = list(base)
+    flags.append("-I" + os.path.dirname(os.path.abspath(path)))
+    if module:
+        flags.append("-DMODULE")
+    else:
+        # built-in objects name their file for modules.builtin
+        flags.append('-DKBUILD_MODFILE="%s"' % modname)
+    name = os.path.splitext(os.path.basename(path))[0]
+    flags.append('-DKBUILD_BASENAME="%s"' % name)
+    flags.append('-DKBUILD_MODNAME="%s"' % modname)
+    flags.append("-D__KBUILD_MODNAME=kmod_%s" % modname)
+    return flags
+
+
+def show_command(cmd):
+    return " ".join(shlex.quote(c) for c in cmd)

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Where the checker binary, the semantic patches and the knowledge live,
+in a source checkout and once installed (PREFIX/share/modlife)."""
+import glob
+import os
+import shutil
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def _first(*candidates):
+    for c in candidates:
+        if c and os.path.exists(c):
+            return c
+    return None
+
+
+def sparse_binary():
+    return _first(os.environ.get("MODLIFE_SPARSE"),
+                  os.path.join(ROOT, "sparse-plugin", "modlife-sparse"),
+                  os.path.join(ROOT, "..", "..", "bin", "modlife-sparse"),
+                  shutil.which("modlife-sparse"))
+
+
+def cocci_dir():
+    return _first(os.path.join(ROOT, "cocci"))
+
+
+def kb_file():
+    return _first(os.environ.get("MODLIFE_KB"),
+                  os.path.join(ROOT, "kb", "owner-reads.tsv"))
+
+
+def docs_dir():
+    return _first(os.path.join(ROOT, "docs"))
+
+
+def default_kdir():
+    """The newest Debian linux-headers-*-amd64 tree."""
+    env = os.environ.get("KDIR")
+    if env:
+        return env
+    trees = glob.glob("/usr/src/linux-headers-*-amd64")
+
+    def version(path):
+        v = os.path.basename(path)[len("linux-headers-"):].split("-")
+        out = []
+        for part in ".".join(v[:2]).split("."):
+            out.append(int(part) if part.isdigit() else 0)
+        return out
+    trees.sort(key=version)
+    return trees[-1] if trees else None

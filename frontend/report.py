@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Output formats: gcc-style text, JSON and SARIF 2.1.0."""
+import json
+import os
+
+from . import VERSION, paths
+from .rules import RULES, doc_page
+
+
+def text(result, out, err):
+    for f in result["findings"]:
+        out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
+            f["file"], f["line"], f["column"], f["severity"], f["message"],
+            f["rule"]))
+    for e in result["errors"]:
+        err.write("%s: error: %s\n" % (e["file"], e["message"]))
+
+
+def as_json(result, out, err):
+    json.dump({"findings": result["findings"], "errors": result["errors"]},
+              out, indent=2, sort_keys=True)
+    out.write("\n")
+
+
+def _help_text(rule):
+    d = paths.docs_dir()
+    if d:
+        try:
+            with open(os.path.join(d, "rules", rule + ".md")) as f:
+                return f.read()
+        except OSError:
+            pass
+    return RULES[rule]["summary"]
+
+
+def sarif(result, out, err):
+    rules = sorted(RULES)
+    index = {r: i for i, r in enumerate(rules)}
+    doc = {
+        "version": "2.1.0",
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "modlife",
+                "version": VERSION,
+                "rules": [{
+                    "id": r,
+                    "name": r,
+                    "shortDescription": {"text": RULES[r]["summary"]},
+                    "fullDescription": {"text": RULES[r]["summary"]},
+                    "help": {"text": _help_text(r),
+                             "markdown": _help_text(r)},
+                    "helpUri": doc_page(r),
+                    "defaultConfiguration": {"level": "warning"},
+                } for r in rules],
+            }},
+            "results": [{
+                "ruleId": f["rule"],
+                "ruleIndex": index[f["rule"]],
+                "level": "warning",
+                "message": {"text": f["message"]},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": f["file"]},
+                    "region": {"startLine": f["line"],
+                               "startColumn": f["column"]}}}],
+                "properties": {"engine": f["engine"]},
+            } for f in result["findings"]],
+            "invocations": [{
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [{
+                    "level": "error",
+                    "message": {"text": e["message"]},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": {"uri": e["file"]}}}],
+                } for e in result["errors"]],
+            }],
+        }],
+    }
+    json.dump(doc, out, indent=2)
+    out.write("\n")
+
+
+FORMATS = {"text": text, "json": as_json, "sarif": sarif}

@@ -117,17 +117,22 @@ position j0;
 
 // ----------------------------------------------------------------------------
 
+@initialize:python@
+@@
+
+import re
+
 @script:python depends on org@
 j0 << ctx.j0;
 A << ctx.A;
 @@
 
-a = A.strip()
+a = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", A.strip())
 if a.startswith("&"):
 	owner = a[1:].strip() + ".owner"
 else:
 	owner = a + "->owner"
-msg = "WARNING: cdev_init() without %s = THIS_MODULE: missing .owner = THIS_MODULE, the module can be unloaded while the device is open" % owner
+msg = "WARNING: cdev missing .owner = THIS_MODULE (add %s = THIS_MODULE; after cdev_init()), the module can be unloaded while the device is open" % owner
 coccilib.org.print_safe_todo(j0[0], msg)
 
 @script:python depends on report@
@@ -135,10 +140,10 @@ j0 << ctx.j0;
 A << ctx.A;
 @@
 
-a = A.strip()
+a = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", A.strip())
 if a.startswith("&"):
 	owner = a[1:].strip() + ".owner"
 else:
 	owner = a + "->owner"
-msg = "WARNING: cdev_init() without %s = THIS_MODULE: missing .owner = THIS_MODULE, the module can be unloaded while the device is open" % owner
+msg = "WARNING: cdev missing .owner = THIS_MODULE (add %s = THIS_MODULE; after cdev_init()), the module can be unloaded while the device is open" % owner
 coccilib.report.print_report(j0[0], msg)

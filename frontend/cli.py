@@ -68,6 +68,12 @@ def build_parser():
     k.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     k.add_argument("-o", "--output", default=None)
 
+    ln = sub.add_parser("link", help="link the facts that a kbuild run with "
+                        "CHECK='modlife-sparse --modlife-facts=auto' left")
+    ln.add_argument("paths", nargs="+", metavar="DIR")
+    ln.add_argument("--format", choices=sorted(report.FORMATS),
+                    default="text")
+
     sub.add_parser("rules", help="list the rules and their docs pages")
     return p
 
@@ -89,6 +95,13 @@ def cmd_scan(a):
     finally:
         if a.output:
             out.close()
+    return 1 if result["findings"] else 0
+
+
+def cmd_link(a):
+    from .scan import link_built
+    result = link_built(a.paths, sorted(RULES))
+    report.FORMATS[a.format](result, sys.stdout, sys.stderr)
     return 1 if result["findings"] else 0
 
 
@@ -121,6 +134,8 @@ def main(argv):
         return cmd_scan(a)
     if a.cmd == "rules":
         return cmd_rules(a)
+    if a.cmd == "link":
+        return cmd_link(a)
     if a.cmd == "kb":
         return cmd_kb(a)
     build_parser().print_help(sys.stderr)

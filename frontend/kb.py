@@ -74,8 +74,10 @@ def build(tree, kdir, jobs, out_path):
     def core_first(entry):
         # name core code before a driver that happens to pin the same type
         path = entry[0]
-        return (path.startswith(("drivers/", "sound/", "arch/")) and
-                not path.startswith("drivers/base/"), path)
+        if not path.startswith(("drivers/", "sound/", "arch/")) or \
+                path.startswith("drivers/base/"):
+            return (0, path)
+        return (1 if re.search(r"core|/soc-|lib", path) else 2, path)
     matters = {t: sorted(w, key=core_first)[0] for t, w in reads.items()
                if not t.startswith("struct module")}
     changed = True

@@ -2,6 +2,7 @@
 """The scan: collect C files, run both engines in parallel, link per
 module, merge the engines' findings."""
 import concurrent.futures
+import json
 import os
 
 from . import cocci_engine, kflags, link, paths, sparse_engine
@@ -55,6 +56,56 @@ def _display(path, cwd):
     path = os.path.abspath(path)
     rel = os.path.relpath(path, cwd)
     return path if rel.startswith("..") else rel
+
+
+def linked_findings(by_module, requested, rules, cwd):
+    """Link each module's facts; the findings that stand, as reported."""
+    findings = []
+    for key, facts in sorted(by_module.items()):
+        for fd in link.link_module(facts):
+            path = os.path.abspath(fd["file"])
+            if requested is not None and path not in requested:
+                continue
+            if fd["rule"] not in rules:
+                continue
+            findings.append({
+                "rule": fd["rule"], "file": _display(path, cwd),
+                "line": fd["line"], "column": fd["col"],
+                "severity": "warning", "message": fd["message"],
+                "engine": "sparse"})
+    return findings
+
+
+def link_built(dirs, rules):
+    """Links the facts that kbuild runs of modlife-sparse
+    --modlife-facts=auto left beside the objects (.foo.o.modlife)."""
+    cwd = os.getcwd()
+    by_module, errors = {}, []
+    for top in dirs:
+        for dirpath, dirnames, filenames in os.walk(top):
+            for fn in sorted(filenames):
+                if not (fn.startswith(".") and fn.endswith(".o.modlife")):
+                    continue
+                path = os.path.join(dirpath, fn)
+                facts = []
+                try:
+                    with open(path, encoding="utf-8", errors="replace") as f:
+                        for line in f:
+                            facts.append(json.loads(line))
+                except (OSError, ValueError) as e:
+                    errors.append({"file": _display(path, cwd),
+                                   "message": "unreadable facts: %s" % e})
+                    continue
+                tu = next((x for x in facts if x.get("k") == "tu"), {})
+                for x in facts:
+                    if x.get("k") == "error":
+                        errors.append({"file": _display(x["file"], cwd),
+                                       "message": x["message"]})
+                key = os.path.join(dirpath, tu.get("modname") or fn)
+                by_module.setdefault(key, []).extend(facts)
+    findings = linked_findings(by_module, None, set(rules), cwd)
+    findings.sort(key=lambda d: (d["file"], d["line"], d["column"]))
+    return {"findings": findings, "errors": errors}
 
 
 class Scanner:
@@ -127,20 +178,10 @@ class Scanner:
                     cocci_found += found
                     cocci_errors += errs
 
-        findings = []
         by_module = {}
         for f in work:
             by_module.setdefault(info[f][2], []).extend(facts_by_file[f])
-        for key, facts in by_module.items():
-            for fd in link.link_module(facts):
-                path = os.path.abspath(fd["file"])
-                if path not in requested or fd["rule"] not in self.rules:
-                    continue
-                findings.append({
-                    "rule": fd["rule"], "file": _display(path, cwd),
-                    "line": fd["line"], "column": fd["col"],
-                    "severity": "warning", "message": fd["message"],
-                    "engine": "sparse"})
+        findings = linked_findings(by_module, requested, self.rules, cwd)
         # the type-aware engine decides files it parsed; cocci fills gaps
         for c in cocci_found:
             path = os.path.abspath(c["file"])

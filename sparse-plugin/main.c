@@ -5,7 +5,8 @@
  * Usable as kbuild's checker ("make C=1 CHECK=modlife-sparse"): it takes
  * every flag kbuild passes, prints only its own findings, and exits 0 on
  * findings so that a build never fails because of one. Own options:
- *   --modlife-facts=FILE   write facts and findings as JSON lines ("-": stdout)
+ *   --modlife-facts=FILE   write facts and findings as JSON lines ("-": stdout;
+ *                          "auto": beside kbuild's object, .<obj>.o.modlife)
  *   --modlife-kb=FILE      owner knowledge file (default: beside the binary)
  *   --modlife-kb-scan      record where core code reads owner fields
  *   --modlife-quiet        print no findings (facts only)
@@ -141,7 +142,8 @@ int main(int argc, char **argv)
 	char **args = calloc(argc + 1, sizeof(char *));
 	char *file;
 	int i, n = 0, werror = 0, is_module = 0;
-	const char *modname = NULL;
+	const char *modname = NULL, *depfile = NULL;
+	char autopath[PATH_MAX];
 
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -164,6 +166,8 @@ int main(int argc, char **argv)
 		} else {
 			if (!strcmp(a, "-DMODULE"))
 				is_module = 1;
+			if (!strncmp(a, "-Wp,-MMD,", 9) || !strncmp(a, "-Wp,-MD,", 8))
+				depfile = strchr(a + 4, ',') + 1;
 			if (!strncmp(a, "-DKBUILD_MODNAME=", 17))
 				modname = modname_from(a + 17);
 			args[n++] = argv[i];
@@ -181,6 +185,18 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		kb_load(kb_path);
+	}
+	if (facts_path && !strcmp(facts_path, "auto")) {
+		/* kbuild's ".foo.o.d" names the object: ".foo.o.modlife" */
+		size_t len = depfile ? strlen(depfile) : 0;
+
+		if (len < 2 || strcmp(depfile + len - 2, ".d")) {
+			fprintf(stderr, "modlife-sparse: --modlife-facts=auto needs kbuild's -Wp,-MMD,FILE\n");
+			return 2;
+		}
+		snprintf(autopath, sizeof(autopath), "%.*s.modlife",
+			 (int)(len - 2), depfile);
+		facts_path = autopath;
 	}
 	facts_open(facts_path);
 	atexit(at_exit);

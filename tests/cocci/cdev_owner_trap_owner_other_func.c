@@ -19,9 +19,9 @@ static const struct file_operations plugh_fops = {
 	.read		= plugh_read,
 };
 
-static void plugh_cdev_prepare(struct plugh_dev *pd, struct module *owner)
+static void plugh_cdev_prepare(struct module *owner)
 {
-	pd->cdev.owner = owner;
+	plugh.cdev.owner = owner;
 }
 
 static int __init plugh_init(void)
@@ -32,7 +32,7 @@ static int __init plugh_init(void)
 	if (ret)
 		return ret;
 	cdev_init(&plugh.cdev, &plugh_fops);
-	plugh_cdev_prepare(&plugh, THIS_MODULE);
+	plugh_cdev_prepare(THIS_MODULE);
 	return cdev_add(&plugh.cdev, plugh.devt, 1);
 }
 

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every corpus module: modlife scan finds exactly its EXPECTED findings
+(file, line, rule), and exits 1 exactly when there are findings."""
+import os
+import unittest
+
+from util import CORPUS, expected, finding_keys, scan
+
+
+def _modules():
+    return sorted(d for d in os.listdir(CORPUS)
+                  if os.path.isfile(os.path.join(CORPUS, d, "EXPECTED")))
+
+
+class CorpusTest(unittest.TestCase):
+    pass
+
+
+def _make(name):
+    def test(self):
+        d = os.path.join(CORPUS, name)
+        rc, result, err = scan([d])
+        self.assertIsNotNone(result, err)
+        self.assertEqual(result["errors"], [])
+        want = expected(d)
+        self.assertEqual(finding_keys(result, d), want)
+        self.assertEqual(rc, 1 if want else 0)
+    return test
+
+
+for _name in _modules():
+    setattr(CorpusTest, "test_" + _name.replace("-", "_"), _make(_name))
+
+
+class CorpusShapeTest(unittest.TestCase):
+    def test_corpus_has_bugs_fixes_and_traps(self):
+        mods = _modules()
+        self.assertTrue(any(m.endswith("-bug") for m in mods))
+        self.assertTrue(any(m.endswith("-fixed") for m in mods))
+        self.assertTrue(any(m.startswith("trap-") for m in mods))
+        for m in mods:
+            if m.endswith("-bug"):
+                self.assertNotEqual(expected(os.path.join(CORPUS, m)), [],
+                                    m + " must expect a finding")
+            if m.endswith("-fixed") or m.startswith("trap-"):
+                self.assertEqual(expected(os.path.join(CORPUS, m)), [], m)
+
+    def test_whole_corpus_in_one_scan(self):
+        """Modules scanned together link per module, not per scan."""
+        rc, result, err = scan([CORPUS])
+        want = []
+        for m in _modules():
+            want += [m + "/" + k for k in expected(os.path.join(CORPUS, m))]
+        self.assertEqual(finding_keys(result, CORPUS), sorted(want))
+        self.assertEqual(rc, 1)

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Shared helpers of the tests: run modlife, copy corpus modules, kbuild."""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "corpus")
+MODLIFE = os.path.join(ROOT, "modlife")
+SPARSE = os.path.join(ROOT, "sparse-plugin", "modlife-sparse")
+KB = os.path.join(ROOT, "kb", "owner-reads.tsv")
+
+
+def kdir():
+    from frontend.paths import default_kdir
+    return default_kdir()
+
+
+def run(args, cwd=None, check=None):
+    res = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    return res
+
+
+def scan(paths, *extra, cwd=None):
+    """Runs modlife scan --format json; returns (rc, result, stderr)."""
+    res = run([MODLIFE, "scan", "--format", "json"] + list(extra) +
+              list(paths), cwd=cwd)
+    try:
+        data = json.loads(res.stdout)
+    except ValueError:
+        data = None
+    return res.returncode, data, res.stderr
+
+
+def finding_keys(result, base):
+    """'file:line:rule' for each finding, file relative to base."""
+    out = []
+    for f in result["findings"]:
+        path = os.path.relpath(os.path.abspath(f["file"]), base)
+        out.append("%s:%d:%s" % (path, f["line"], f["rule"]))
+    return sorted(out)
+
+
+def expected(module_dir):
+    with open(os.path.join(module_dir, "EXPECTED")) as f:
+        return sorted(ln.strip() for ln in f if ln.strip())
+
+
+class TempDir:
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix="modlife-test-")
+        return self.path
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def copy_module(name, dest):
+    target = os.path.join(dest, name)
+    shutil.copytree(os.path.join(CORPUS, name), target)
+    return target
+
+
+def kbuild(module_dir, *extra):
+    return run(["make", "-C", kdir(), "M=" + module_dir] + list(extra) +
+               ["modules"])
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)

@@ -72,14 +72,26 @@ def build(tree, kdir, jobs, out_path):
                             os.path.relpath(x["file"], tree), x["line"],
                             x.get("fn") or "?")))
     def core_first(entry):
-        # name core code before a driver that happens to pin the same type
+        # name core code, at an open/get path, before a driver that
+        # happens to pin the same type
         path = entry[0]
+        fn = path.rsplit(" ", 1)[-1]
         if not path.startswith(("drivers/", "sound/", "arch/")) or \
                 path.startswith("drivers/base/"):
-            return (0, path)
-        return (1 if re.search(r"core|/soc-|lib", path) else 2, path)
-    matters = {t: sorted(w, key=core_first)[0] for t, w in reads.items()
-               if not t.startswith("struct module")}
+            tier = 0
+        else:
+            tier = 1 if re.search(r"core|lib", path) else 2
+        return (tier, 0 if "open" in fn else 1 if "get" in fn else 2, path)
+
+    matters = {}
+    for t, sites in reads.items():
+        if t.startswith("struct module"):
+            continue
+        best = sorted(sites, key=core_first)
+        where, how = best[0]
+        if len(best) > 1:
+            where += " (and %d more)" % (len(best) - 1)
+        matters[t] = (where, how)
     changed = True
     while changed:
         changed = False

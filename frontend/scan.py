@@ -97,10 +97,12 @@ def link_built(dirs, rules):
                                    "message": "unreadable facts: %s" % e})
                     continue
                 tu = next((x for x in facts if x.get("k") == "tu"), {})
-                for x in facts:
-                    if x.get("k") == "error":
-                        errors.append({"file": _display(x["file"], cwd),
-                                       "message": x["message"]})
+                if any(x.get("k") == "error" for x in facts):
+                    for x in facts:
+                        if x.get("k") == "error":
+                            errors.append({"file": _display(x["file"], cwd),
+                                           "message": x["message"]})
+                    facts = [x for x in facts if x.get("k") != "finding"]
                 key = os.path.join(dirpath, tu.get("modname") or fn)
                 by_module.setdefault(key, []).extend(facts)
     findings = linked_findings(by_module, None, set(rules), cwd)
@@ -113,7 +115,7 @@ class Scanner:
                  use_cocci=True):
         self.kdir = kdir
         self.jobs = jobs
-        self.rules = set(rules or RULES)
+        self.rules = set(RULES if rules is None else rules)
         self.assume_module = assume_module
         self.use_cocci = use_cocci
         self.binary = paths.sparse_binary()
@@ -164,6 +166,11 @@ class Scanner:
                 kind, what = futs[fut]
                 if kind == "sparse":
                     facts, err = fut.result()
+                    if err:
+                        # a partial AST may miss what discharges a
+                        # finding: keep its keys, not its findings
+                        facts = [x for x in facts
+                                 if x.get("k") != "finding"]
                     facts_by_file[what] = facts
                     if err:
                         errors.append({"file": _display(what, cwd),

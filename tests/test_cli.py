@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The front end's interface: formats, exit status, rule selection, and
+bad input that is reported by file while the scan goes on."""
+import json
+import os
+import unittest
+
+from util import CORPUS, MODLIFE, TempDir, copy_module, run, scan, write
+
+
+class OutputTest(unittest.TestCase):
+    def test_text_is_gcc_style(self):
+        d = os.path.join(CORPUS, "misc-char-bug")
+        res = run([MODLIFE, "scan", d])
+        self.assertEqual(res.returncode, 1)
+        lines = res.stdout.splitlines()
+        self.assertEqual(len(lines), 1)
+        self.assertRegex(lines[0], r"^\S*corpus/misc-char-bug/mchar\.c:73:37: "
+                         r"warning: 'mchar_fops' \(struct file_operations\) "
+                         r".* \[modlife-missing-owner\]$")
+
+    def test_json_shape(self):
+        rc, result, err = scan([os.path.join(CORPUS, "cdev-bug")])
+        self.assertEqual(sorted(result), ["errors", "findings"])
+        for f in result["findings"]:
+            self.assertEqual(sorted(f), ["column", "engine", "file", "line",
+                                         "message", "rule", "severity"])
+            self.assertEqual(f["engine"], "sparse")
+            self.assertEqual(f["severity"], "warning")
+
+    def test_sarif_required_fields(self):
+        res = run([MODLIFE, "scan", "--format", "sarif",
+                   os.path.join(CORPUS, "blk-bug")])
+        doc = json.loads(res.stdout)
+        self.assertEqual(doc["version"], "2.1.0")
+        run0 = doc["runs"][0]
+        driver = run0["tool"]["driver"]
+        self.assertEqual(driver["name"], "modlife")
+        ids = [r["id"] for r in driver["rules"]]
+        self.assertIn("missing-owner", ids)
+        for r in driver["rules"]:
+            self.assertTrue(r["help"]["text"])
+        (result,) = run0["results"]
+        self.assertEqual(result["ruleId"], "missing-owner")
+        self.assertEqual(ids[result["ruleIndex"]], "missing-owner")
+        self.assertTrue(result["message"]["text"])
+        loc = result["locations"][0]["physicalLocation"]
+        self.assertTrue(loc["artifactLocation"]["uri"].endswith("tinyram.c"))
+        self.assertEqual(loc["region"]["startLine"], 65)
+
+    def test_output_file(self):
+        with TempDir() as tmp:
+            out = os.path.join(tmp, "r.json")
+            res = run([MODLIFE, "scan", "--format", "json", "-o", out,
+                       os.path.join(CORPUS, "blk-bug")])
+            self.assertEqual(res.returncode, 1)
+            self.assertEqual(res.stdout, "")
+            with open(out) as f:
+                self.assertEqual(len(json.load(f)["findings"]), 1)
+
+
+class RulesTest(unittest.TestCase):
+    def test_select_and_disable(self):
+        d = os.path.join(CORPUS, "cdev-bug")
+        rc, result, _ = scan([d], "--rules", "cdev-owner")
+        self.assertEqual([f["rule"] for f in result["findings"]],
+                         ["cdev-owner"])
+        rc, result, _ = scan([d], "--disable", "cdev-owner,missing-owner")
+        self.assertEqual(result["findings"], [])
+        self.assertEqual(rc, 0)
+
+    def test_rules_lists_docs_pages_that_exist(self):
+        from frontend.rules import RULES
+        res = run([MODLIFE, "rules"])
+        self.assertEqual(res.returncode, 0)
+        for name in RULES:
+            self.assertIn(name, res.stdout)
+            page = os.path.join(os.path.dirname(MODLIFE), "docs", "rules",
+                                name + ".md")
+            self.assertTrue(os.path.isfile(page), page)
+
+
+class BadInputTest(unittest.TestCase):
+    def test_usage_errors_exit_2(self):
+        for args in (["scan", "--jobs", "0", CORPUS],
+                     ["scan", "--jobs", "x", CORPUS],
+                     ["scan", "--rules", "no-such-rule", CORPUS],
+                     ["scan", "--format", "xml", CORPUS],
+                     ["scan"], ["frobnicate"], []):
+            res = run([MODLIFE] + args)
+            self.assertEqual(res.returncode, 2, args)
+            self.assertTrue(res.stderr.startswith("modlife:") or
+                            "usage" in res.stderr, res.stderr)
+            self.assertNotIn("Traceback", res.stderr)
+
+    def test_unparsable_file_is_an_error_and_scan_goes_on(self):
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            write(os.path.join(d, "broken.c"),
+                  "#include <linux/module.h>\nstatic int x( {\n")
+            write(os.path.join(d, "nohdr.c"),
+                  "#include <linux/no_such_header.h>\nint y;\n")
+            with open(os.path.join(d, "latin1.c"), "wb") as f:
+                f.write(b"/* caf\xe9 */\n#include <linux/module.h>\n"
+                        b"static const char s[] = \"\xff\";\n"
+                        b"const char *get_s(void) { return s; }\n")
+            write(os.path.join(d, "Kbuild"), "obj-m += mchar.o broken.o "
+                  "nohdr.o latin1.o\n")
+            rc, result, err = scan([d])
+            self.assertEqual(rc, 1)
+            files = sorted(os.path.basename(e["file"])
+                           for e in result["errors"])
+            self.assertEqual(files, ["broken.c", "nohdr.c"])
+            msgs = " ".join(e["message"] for e in result["errors"])
+            self.assertIn("no_such_header.h", msgs)
+            self.assertEqual([os.path.basename(f["file"]) + ":%d" % f["line"]
+                              for f in result["findings"]], ["mchar.c:73"])
+
+    def test_missing_path_and_non_c_file(self):
+        with TempDir() as tmp:
+            write(os.path.join(tmp, "notes.txt"), "hello\n")
+            rc, result, err = scan([os.path.join(tmp, "notes.txt"),
+                                    os.path.join(tmp, "gone")])
+            self.assertEqual(rc, 0)
+            self.assertEqual(len(result["errors"]), 2)
+            self.assertEqual(result["findings"], [])
+
+    def test_path_with_spaces_and_symlink_loop(self):
+        with TempDir() as tmp:
+            d = copy_module("blk-bug", os.path.join(tmp, "my drivers"))
+            os.symlink("..", os.path.join(d, "loop"))
+            rc, result, err = scan([os.path.join(tmp, "my drivers")])
+            self.assertEqual(rc, 1, err)
+            self.assertEqual([os.path.basename(f["file"])
+                              for f in result["findings"]], ["tinyram.c"])
+
+    def test_bad_kdir(self):
+        res = run([MODLIFE, "scan", "--kdir", "/nonexistent",
+                   os.path.join(CORPUS, "blk-bug")])
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("/nonexistent", res.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Find cdev_init() in modules without a following cdev owner assignment
 ///
-/// chrdev_open() pins cdev->owner, not the owner of the file_operations,
-/// while a character device is open.  A cdev initialised by cdev_init()
-/// and registered by cdev_add()/cdev_device_add() without
-/// cdev.owner = THIS_MODULE lets the module be unloaded while the device is
-/// open.  cdev_init() clears the whole cdev, so an owner assigned before
-/// cdev_init() in the same function is lost and is reported too.  Only
-/// files that can be unloaded (they have a module_exit()) are considered.
+/// chrdev_open() pins cdev->owner (cdev_get()) before it uses the cdev and
+/// its file_operations, and the cdev, usually in module data, stays linked
+/// from the inode.  A cdev registered with cdev_add()/cdev_device_add()
+/// without cdev.owner = THIS_MODULE lets the module be unloaded under
+/// chrdev_open() (and while the device is open if the file_operations have
+/// no owner either).  cdev_init() clears the whole cdev, so an owner
+/// assigned before cdev_init() in the same function is lost and is reported
+/// too.  Only files that can be unloaded (they have a module_exit()) are
+/// considered.
 ///
 //# An owner assigned in another function of the file is assumed to happen
 //# after cdev_init() and silences the report; an owner assigned through an

@@ -9,13 +9,14 @@
 /// unloaded (they have a module_exit()) and ops tables whose address is
 /// taken in the same file are considered.
 ///
-//# An ops table whose address is only passed to a core function that pins
-//# the module some other way (e.g. a subsystem that sets the owner itself,
-//# or a proc_ops/debugfs wrapper that checks the owner) is a false positive.
-//# A file_operations used through a cdev whose .owner is set to THIS_MODULE
-//# (cdev_init(&X, &fops) plus X.owner = THIS_MODULE) is not reported.
-//# Tables defined in a header but used by a module are not found, nor are
-//# tables reached only through a pointer copy (no &table in the file).
+//# False positives: tables only handed to a subsystem that cuts off calls
+//# on removal by itself (debugfs_create_file() proxies every call and
+//# debugfs_remove() waits for running ones) or that pins the module some
+//# other way.  A file_operations used through a cdev whose owner is set
+//# (cdev_init(&X, &fops) plus X.owner = THIS_MODULE somewhere in the file)
+//# is not reported.  Missed: tables in headers, tables whose address is not
+//# taken in the defining file, and files of a multi-file module other than
+//# the one holding module_exit().
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The modlife authors.

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""make bench: modlife-sparse against Debian's plain sparse on the same real
+kernel files with the same flags and parallelism; CPU time of the checker
+processes (user+sys), best of several rounds, and the ratio."""
+import argparse
+import concurrent.futures
+import os
+import resource
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from frontend import kflags, paths  # noqa: E402
+from frontend.modules import Kconfig, ModuleMap  # noqa: E402
+
+DIRS = ("drivers/char", "drivers/misc", "drivers/platform/x86")
+
+
+def files_of(tree, limit):
+    out = []
+    for d in DIRS:
+        for dirpath, _, names in os.walk(os.path.join(tree, d)):
+            out += [os.path.join(dirpath, n) for n in sorted(names)
+                    if n.endswith(".c")]
+    out.sort()
+    step = max(1, len(out) // limit)
+    return out[::step][:limit]
+
+
+def run_all(cmds, jobs):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda c: subprocess.run(
+            c, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), cmds))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
+                                                before.ru_stime)
+    return cpu, time.time() - t0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tree", required=True)
+    ap.add_argument("--files", type=int, default=60)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    a = ap.parse_args()
+    kdir = paths.default_kdir()
+    base = kflags.kernel_flags(kdir)
+    mmap = ModuleMap(Kconfig(tree=a.tree, kdir=kdir))
+    files = files_of(a.tree, a.files)
+    flags = {}
+    for f in files:
+        module, modname, _, _ = mmap.resolve(f)
+        flags[f] = kflags.file_flags(base, f, module, modname)
+    plain = [["sparse"] + flags[f] + [f] for f in files]
+    ours = [[paths.sparse_binary(), "--modlife-facts=/dev/null",
+             "--modlife-kb=" + paths.kb_file()] + flags[f] + [f]
+            for f in files]
+    best = {"sparse": None, "modlife-sparse": None}
+    for _ in range(a.rounds):
+        for name, cmds in (("sparse", plain), ("modlife-sparse", ours)):
+            cpu, wall = run_all(cmds, a.jobs)
+            if best[name] is None or cpu < best[name][0]:
+                best[name] = (cpu, wall)
+    s, m = best["sparse"], best["modlife-sparse"]
+    print("bench: %d files of %s, --jobs %d, best of %d rounds"
+          % (len(files), ", ".join(DIRS), a.jobs, a.rounds))
+    print("  sparse          cpu %7.2f s  wall %6.2f s" % s)
+    print("  modlife-sparse  cpu %7.2f s  wall %6.2f s" % m)
+    ratio = m[0] / s[0] if s[0] else float("inf")
+    print("  ratio (cpu)     %.3fx  (goal <= 1.15x): %s"
+          % (ratio, "ok" if ratio <= 1.15 else "OVER"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,10 +13,10 @@
 //# on removal by itself (debugfs_create_file() proxies every call and
 //# debugfs_remove() waits for running ones) or that pins the module some
 //# other way.  A file_operations used through a cdev whose owner is set
-//# (cdev_init(&X, &fops) plus X.owner = THIS_MODULE somewhere in the file)
-//# is not reported.  Missed: tables in headers, tables whose address is not
-//# taken in the defining file, and files of a multi-file module other than
-//# the one holding module_exit().
+//# (cdev_init(&X, &fops) or X->ops = &fops, plus X.owner = THIS_MODULE
+//# somewhere in the file) is not reported.  Missed: tables in headers,
+//# tables whose address is not taken in the defining file, and files of a
+//# multi-file module other than the one holding module_exit().
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The modlife authors.
@@ -50,8 +50,8 @@ struct file_operations I@p = { ..., .owner = E, ... };
 struct block_device_operations I@p = { ..., .owner = E, ... };
 )
 
-// cdev pattern: cdev_init(&X, &fops) and X.owner = THIS_MODULE somewhere in
-// the file; the cdev pins the module, not the fops.
+// cdev pattern: cdev_init(&X, &fops) (or X = cdev_alloc(); X->ops = &fops)
+// and X.owner = THIS_MODULE somewhere in the file; the cdev pins the module.
 @cdev depends on mod@
 expression X;
 identifier I;
@@ -61,6 +61,8 @@ identifier I;
 cdev_init(&X, &I)
 |
 cdev_init(X, &I)
+|
+X->ops = &I
 )
 
 @cdev_owner depends on cdev@

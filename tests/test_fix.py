@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The semantic patches' fixes, end to end: applied to a copy of a corpus
+bug with spatch --in-place, the module still builds with kbuild against
+the Debian headers, a new scan is clean, and a second application changes
+nothing."""
+import glob
+import os
+import subprocess
+import unittest
+
+from util import ROOT, TempDir, copy_module, kbuild, scan
+
+SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
+
+
+def snapshot(d):
+    out = {}
+    for p in sorted(glob.glob(os.path.join(d, "*.[ch]"))):
+        if p.endswith(".mod.c"):
+            continue
+        with open(p) as f:
+            out[os.path.basename(p)] = f.read()
+    return out
+
+
+def apply_all(d):
+    for c in sorted(glob.glob(os.path.join(d, "*.c"))):
+        if c.endswith(".mod.c"):
+            continue
+        for s in SCRIPTS:
+            res = subprocess.run(
+                ["spatch", "-D", "patch", "--very-quiet", "--no-includes",
+                 "--include-headers", "--in-place", "--sp-file", s, c],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            if res.returncode != 0 or "EXN" in res.stderr:
+                raise AssertionError("spatch %s %s: %s" % (s, c, res.stderr))
+
+
+class FixTest(unittest.TestCase):
+    def fix_and_check(self, module):
+        with TempDir() as tmp:
+            d = copy_module(module, tmp)
+            before = snapshot(d)
+            rc, result, _ = scan([d])
+            self.assertEqual(rc, 1)
+            apply_all(d)
+            after = snapshot(d)
+            self.assertNotEqual(before, after, "the fix changed nothing")
+            res = kbuild(d)
+            self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+            rc, result, err = scan([d])
+            self.assertEqual((rc, result["findings"]), (0, []), err)
+            apply_all(d)
+            self.assertEqual(snapshot(d), after, "second application")
+
+    def test_misc_char(self):
+        self.fix_and_check("misc-char-bug")
+
+    def test_cdev(self):
+        self.fix_and_check("cdev-bug")
+
+    def test_blk(self):
+        self.fix_and_check("blk-bug")
+
+
+class CocciFixturesTest(unittest.TestCase):
+    def test_fixtures_all_modes(self):
+        res = subprocess.run(["sh", os.path.join(ROOT, "tests", "cocci",
+                                                 "run.sh")],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+        last = res.stdout.strip().splitlines()[-1]
+        self.assertRegex(last, r"^[1-9]\d* passed, 0 failed$", res.stdout)
+        self.assertEqual(res.returncode, 0, res.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -3,13 +3,79 @@
 file of its module.
 
 A finding fact carries keys: "unless" (dropped when any file of the module
-provides one), "requires" (kept only when some file provides one) and
-"unload" (kept only when the module has an exit function). "implies"
-facts derive keys from keys (a cdev's owner also pins its fops).
+provides one), "requires" (kept only when each is provided; "a|b" means
+either) and "unload" (kept only when the module has an exit function).
+"implies" facts derive keys from keys (a cdev's owner also pins its fops);
+"provide_if_reached" facts hold when the exit function reaches their
+function. "path_to" names the function whose exit path replaces %PATH% in
+the message.
+
+The call graph is the one sparse-plugin/graph.c builds for one file; keep
+the edge rules alike: direct calls; "ops->member()" to the one function
+the module stores into that member (inferred); a driver unregistration to
+the driver's remove/disconnect.
 """
+import collections
+
+TEARDOWN = ("remove", "remove_new", "disconnect")
 
 
-def provided_keys(facts):
+class CallGraph:
+    def __init__(self, facts):
+        self.calls = collections.defaultdict(list)
+        self.icalls = collections.defaultdict(list)
+        self.unregs = collections.defaultdict(list)
+        impls = collections.defaultdict(set)
+        self.teardown = collections.defaultdict(list)
+        for f in facts:
+            k = f.get("k")
+            if k == "call" and f.get("from"):
+                self.calls[f["from"]].append(f["to"])
+            elif k == "icall":
+                self.icalls[f["from"]].append((f["struct"], f["member"]))
+            elif k == "unreg_driver":
+                self.unregs[f["from"]].append(f["driver"])
+            elif k == "store":
+                impls[(f["struct"], f["member"])].add(f["fn"])
+                if f["member"] in TEARDOWN and f.get("obj"):
+                    self.teardown[f["obj"]].append(f["fn"])
+        self.single = {k: next(iter(v)) for k, v in impls.items()
+                       if len(v) == 1}
+
+    def reach(self, roots):
+        """{fn: (parent, inferred)} breadth first from the roots."""
+        seen = {}
+        queue = collections.deque()
+        for r in roots:
+            if r not in seen:
+                seen[r] = (None, False)
+                queue.append(r)
+        while queue:
+            fn = queue.popleft()
+            nexts = [(t, False) for t in self.calls.get(fn, [])]
+            for st, m in self.icalls.get(fn, []):
+                t = self.single.get((st, m))
+                if t:
+                    nexts.append((t, True))
+            for drv in self.unregs.get(fn, []):
+                nexts += [(t, False) for t in self.teardown.get(drv, [])]
+            for t, inferred in nexts:
+                if t not in seen:
+                    seen[t] = (fn, inferred)
+                    queue.append(t)
+        return seen
+
+
+def path(reached, fn):
+    chain = []
+    while fn is not None and len(chain) < 64:
+        parent, inferred = reached[fn]
+        chain.append(fn + (" (inferred from ops table)" if inferred else ""))
+        fn = parent
+    return " -> ".join(reversed(chain))
+
+
+def provided_keys(facts, reached):
     keys = set()
     implications = []
     for f in facts:
@@ -18,6 +84,9 @@ def provided_keys(facts):
             keys.add(f["key"])
         elif k == "implies":
             implications.append((f["if"], f["then"]))
+        elif k == "provide_if_reached" and f["fn"] in reached:
+            keys.add(f["key"])
+    keys.update("exit-reaches:" + fn for fn in reached)
     changed = True
     while changed:
         changed = False
@@ -30,19 +99,27 @@ def provided_keys(facts):
 
 def link_module(facts):
     """facts: every fact of one module's files. Returns the findings that
-    stand, as fact dicts."""
-    keys = provided_keys(facts)
-    has_exit = "module-exit" in keys
+    stand, as fact dicts (message with its exit path filled in)."""
+    roots = [f["fn"] for f in facts if f.get("k") == "module_exit"]
+    reached = CallGraph(facts).reach(roots)
+    keys = provided_keys(facts, reached)
+    has_exit = bool(roots)
     out = []
     for f in facts:
         if f.get("k") != "finding":
             continue
         if any(k in keys for k in f.get("unless", [])):
             continue
-        req = f.get("requires", [])
-        if req and not any(k in keys for k in req):
+        if not all(any(a in keys for a in r.split("|"))
+                   for r in f.get("requires", [])):
             continue
         if f.get("unload") and not has_exit:
             continue
+        target = f.get("path_to")
+        if target:
+            if target not in reached:
+                continue
+            f = dict(f, message=f["message"].replace(
+                "%PATH%", path(reached, target)))
         out.append(f)
     return out

@@ -34,10 +34,53 @@ static void facts_function(struct symbol *fn)
 	fact_end();
 }
 
+/* "ops->member(...)": the struct member called through, or NULL. */
+static struct symbol *called_member(struct expression *fn)
+{
+	struct symbol *m;
+
+	fn = strip_expr(fn);
+	m = member_of_lvalue(fn);
+	if (!m && fn && fn->type == EXPR_PREOP && fn->op == '*')
+		m = member_of_lvalue(fn->unop);
+	return m;
+}
+
+static int unregisters_driver(const char *name)
+{
+	size_t n = strlen(name);
+
+	return (n > 18 && !strcmp(name + n - 18, "_driver_unregister")) ||
+	       (n > 18 && !strcmp(name + n - 18, "_unregister_driver")) ||
+	       (n > 11 && !strcmp(name + n - 11, "_del_driver")) ||
+	       !strcmp(name, "usb_deregister");
+}
+
 static void facts_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
 	const char *name = callee_name(callee);
+	const char *from = ctx->fn ? sym_name(ctx->fn) : NULL;
+	char key[256];
+
+	if (!callee && ctx->fn) {
+		struct symbol *m = called_member(call->fn);
+		struct symbol *c = m ? member_container(m) : NULL;
+
+		if (c) {
+			char st[256];
+
+			snprintf(st, sizeof(st), "%s", type_name(c));
+			fact_begin("icall");
+			fact_str("from", from);
+			fact_str("struct", st);
+			fact_str("member", show_ident(m->ident));
+			fact_pos(call->pos);
+			fact_end();
+			graph_icall(from, st, show_ident(m->ident));
+		}
+		return;
+	}
 
 	if (!name || callee->builtin || !strncmp(name, "__compiletime_assert", 20))
 		return;
@@ -47,33 +90,55 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 	fact_pos(call->pos);
 	fact_end();
 	provide("call:%s", name);
+	if (ctx->fn)
+		graph_call(from, name);
+	if (ctx->fn && unregisters_driver(name) &&
+	    addr_key(first_expression(call->args), key, sizeof(key))) {
+		fact_begin("unreg_driver");
+		fact_str("from", from);
+		fact_str("driver", key);
+		fact_pos(call->pos);
+		fact_end();
+		graph_unreg(from, key);
+	}
 }
 
 /* A function stored into a struct member: the indirect-call edges. */
 static void store_fact(const char *how, struct symbol *member,
-		       struct expression *value, struct symbol *obj,
+		       struct expression *value, const char *obj,
 		       struct position pos)
 {
 	struct symbol *fn = expr_symbol(value), *c;
+	char st[256], fname[256];
 
 	if (!fn || !ml_is_function(fn) || !member || !member->ident)
 		return;
 	c = member_container(member);
+	snprintf(st, sizeof(st), "%s", c ? type_name(c) : "?");
+	snprintf(fname, sizeof(fname), "%s", sym_name(fn));
 	fact_begin("store");
-	fact_str("struct", c ? type_name(c) : NULL);
+	fact_str("struct", st);
 	fact_str("member", show_ident(member->ident));
-	fact_str("fn", sym_name(fn));
-	fact_str("obj", obj ? sym_name(obj) : NULL);
+	fact_str("fn", fname);
+	fact_str("obj", obj);
 	fact_str("how", how);
 	fact_pos(pos);
 	fact_end();
+	graph_store(st, show_ident(member->ident), fname, obj);
 }
 
 static void facts_assign(struct walk_ctx *ctx, struct expression *expr)
 {
-	if (expr->op == '=')
-		store_fact("assign", member_of_lvalue(expr->left), expr->right,
-			   NULL, expr->pos);
+	struct expression *lv = strip_expr(expr->left);
+	char key[256];
+	const char *obj = NULL;
+
+	if (expr->op != '=')
+		return;
+	if (member_of_lvalue(lv))
+		obj = addr_key(strip_expr(lv->unop)->left, key, sizeof(key));
+	store_fact("assign", member_of_lvalue(lv), expr->right, obj,
+		   expr->pos);
 }
 
 static void facts_symref(struct walk_ctx *ctx, struct symbol *sym)
@@ -89,7 +154,10 @@ static void facts_symref(struct walk_ctx *ctx, struct symbol *sym)
 static void leaf_store(struct symbol *obj, struct symbol *member,
 		       struct expression *value, unsigned long offset)
 {
-	store_fact("init", member, value, obj, value->pos);
+	char key[256];
+
+	snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
+	store_fact("init", member, value, key, value->pos);
 }
 
 static void facts_object(struct symbol *obj)

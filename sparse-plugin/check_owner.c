@@ -149,8 +149,7 @@ static void owner_end_tu(void)
 		snprintf(k, sizeof(k), "owner:%s", s->cdev);
 		f.unless[0] = strdup(k);
 		f.unless[1] = "owner-type:struct cdev";
-		f.requires[0] = "call:cdev_add";
-		f.requires[1] = "call:cdev_device_add";
+		f.requires[0] = "call:cdev_add|call:cdev_device_add";
 		report(&f);
 	}
 }

@@ -152,6 +152,37 @@ void implies(const char *if_key, const char *then_key)
 	nimpl++;
 }
 
+struct cond_key {
+	char *fn, *key;
+};
+static struct cond_key *conds;
+static int nconds;
+
+/* @key holds if the module's exit function reaches @fn. */
+void provide_if_reached(const char *fn, const char *key)
+{
+	fact_begin("provide_if_reached");
+	fact_str("fn", fn);
+	fact_str("key", key);
+	fact_end();
+	conds = realloc(conds, (nconds + 1) * sizeof(*conds));
+	conds[nconds].fn = strdup(fn);
+	conds[nconds].key = strdup(key);
+	nconds++;
+}
+
+static void close_reach(void)
+{
+	int i;
+
+	if (!tu.exit_fn)
+		return;
+	graph_reach(sym_name(tu.exit_fn));
+	for (i = 0; i < nconds; i++)
+		if (graph_reached(conds[i].fn))
+			provide("%s", conds[i].key);
+}
+
 static void close_implications(void)
 {
 	int i, changed = 1;
@@ -184,19 +215,29 @@ void report(struct finding *f)
 
 extern int quiet_findings;
 
+/* "a|b|c": one of them is provided. */
+static int any_provided(const char *alts)
+{
+	char buf[1024], *p, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", alts);
+	for (p = strtok_r(buf, "|", &save); p; p = strtok_r(NULL, "|", &save))
+		if (is_provided(p))
+			return 1;
+	return 0;
+}
+
 static int stands_locally(struct finding *f)
 {
-	int i, need = 0, met = 0;
+	int i;
 
 	for (i = 0; i < MAX_KEYS && f->unless[i]; i++)
 		if (is_provided(f->unless[i]))
 			return 0;
-	for (i = 0; i < MAX_KEYS && f->requires[i]; i++) {
-		need = 1;
-		if (is_provided(f->requires[i]))
-			met = 1;
-	}
-	if (need && !met)
+	for (i = 0; i < MAX_KEYS && f->requires[i]; i++)
+		if (!any_provided(f->requires[i]))
+			return 0;
+	if (f->path_to && !graph_reached(f->path_to))
 		return 0;
 	/* init without exit here: a module that cannot be unloaded */
 	if (f->unload && tu.init_fn && !tu.exit_fn)
@@ -219,10 +260,24 @@ static void write_keys(const char *name, const char *const *list)
 	fputc(']', facts);
 }
 
+static void print_message(struct finding *f)
+{
+	const char *at = f->path_to ? strstr(f->message, "%PATH%") : NULL;
+	char path[1024];
+
+	if (!at) {
+		fputs(f->message, diag_out);
+		return;
+	}
+	fprintf(diag_out, "%.*s%s%s", (int)(at - f->message), f->message,
+		graph_path(f->path_to, path, sizeof(path)), at + 6);
+}
+
 void findings_flush(void)
 {
 	int i;
 
+	close_reach();
 	close_implications();
 	for (i = 0; i < nfound; i++) {
 		struct finding *f = &found[i];
@@ -236,13 +291,16 @@ void findings_flush(void)
 		write_keys("unless", f->unless);
 		write_keys("requires", f->requires);
 		fact_int("unload", f->unload);
+		if (f->path_to)
+			fact_str("path_to", f->path_to);
 		fact_int("local", local);
 		fact_end();
 		if (!local || quiet_findings)
 			continue;
-		fprintf(diag_out, "%s:%d:%d: warning: %s [modlife-%s]\n",
-			stream_name(f->pos.stream), f->pos.line, f->pos.pos,
-			f->message, f->rule);
+		fprintf(diag_out, "%s:%d:%d: warning: ",
+			stream_name(f->pos.stream), f->pos.line, f->pos.pos);
+		print_message(f);
+		fprintf(diag_out, " [modlife-%s]\n", f->rule);
 		findings_printed++;
 	}
 }
@@ -260,6 +318,12 @@ void emit_reset(void)
 		free(impl[i].then_key);
 	}
 	nimpl = 0;
+	for (i = 0; i < nconds; i++) {
+		free(conds[i].fn);
+		free(conds[i].key);
+	}
+	nconds = 0;
+	graph_reset();
 }
 
 /* ---- knowledge file: "type<TAB>where<TAB>how" per line ---- */

@@ -88,6 +88,18 @@ typedef void (*init_leaf_fn)(struct symbol *obj, struct symbol *member,
 void for_each_init_leaf(struct symbol *obj, struct expression *init,
 			init_leaf_fn fn);
 
+/* graph.c: the TU's call graph, as the link step builds the module's */
+void graph_call(const char *from, const char *to);
+void graph_icall(const char *from, const char *st, const char *member);
+void graph_unreg(const char *from, const char *drv);
+void graph_store(const char *st, const char *member, const char *fn,
+		 const char *obj);
+void graph_reach(const char *root);
+int graph_reached(const char *fn);
+const char *graph_path(const char *fn, char *buf, size_t len);
+void graph_reset(void);
+int is_teardown_member(const char *m);
+
 /* emit.c: facts (JSON lines) and findings */
 void facts_open(const char *path);
 void facts_close(void);
@@ -105,11 +117,14 @@ struct finding {
 	char message[512];
 	const char *object;
 	const char *unless[MAX_KEYS];	/* dropped if the module provides one */
-	const char *requires[MAX_KEYS];	/* kept only if the module provides one */
+	/* kept only if the module provides each ("a|b": either) */
+	const char *requires[MAX_KEYS];
 	int unload;			/* needs a module that can be unloaded */
+	const char *path_to;	/* "%PATH%" in message: exit -> ... -> this */
 };
 void report(struct finding *f);
 void implies(const char *if_key, const char *then_key);
+void provide_if_reached(const char *fn, const char *key);
 int is_provided(const char *key);
 extern FILE *diag_out;
 void findings_flush(void);

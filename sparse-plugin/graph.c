@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The call graph of one translation unit, and what the module's exit
+ * function reaches. frontend/link.py builds the same graph from the facts
+ * of every file of a module; keep the two edge rules alike:
+ *   - a direct call;
+ *   - a call through "ops->member()" goes to the one function the module
+ *     stores into that struct member, when there is exactly one (inferred);
+ *   - "*_driver_unregister(&drv)" and the like run drv's remove/disconnect
+ *     for each bound device.
+ */
+#include <string.h>
+#include <stdlib.h>
+#include "modlife.h"
+
+enum edge_kind { E_CALL, E_ICALL, E_UNREG };
+
+struct edge {
+	enum edge_kind kind;
+	char *from, *a, *b;	/* callee | struct, member | driver key */
+};
+struct store {
+	char *st, *member, *fn, *obj;
+};
+
+static struct edge *edges;
+static int nedges;
+static struct store *stores;
+static int nstores;
+
+struct reached {
+	char *fn, *parent;
+	int inferred;
+};
+static struct reached *reach;
+static int nreach;
+
+static char *dup0(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void add_edge(enum edge_kind kind, const char *from, const char *a,
+		     const char *b)
+{
+	edges = realloc(edges, (nedges + 1) * sizeof(*edges));
+	edges[nedges].kind = kind;
+	edges[nedges].from = dup0(from);
+	edges[nedges].a = dup0(a);
+	edges[nedges].b = dup0(b);
+	nedges++;
+}
+
+void graph_call(const char *from, const char *to)
+{
+	add_edge(E_CALL, from, to, NULL);
+}
+
+void graph_icall(const char *from, const char *st, const char *member)
+{
+	add_edge(E_ICALL, from, st, member);
+}
+
+void graph_unreg(const char *from, const char *drv)
+{
+	add_edge(E_UNREG, from, drv, NULL);
+}
+
+void graph_store(const char *st, const char *member, const char *fn,
+		 const char *obj)
+{
+	stores = realloc(stores, (nstores + 1) * sizeof(*stores));
+	stores[nstores].st = dup0(st);
+	stores[nstores].member = dup0(member);
+	stores[nstores].fn = dup0(fn);
+	stores[nstores].obj = dup0(obj);
+	nstores++;
+}
+
+static int same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+int is_teardown_member(const char *m)
+{
+	return m && (!strcmp(m, "remove") || !strcmp(m, "remove_new") ||
+		     !strcmp(m, "disconnect"));
+}
+
+/* The single function stored into struct st's member, or NULL. */
+static const char *single_impl(const char *st, const char *member)
+{
+	const char *fn = NULL;
+	int i;
+
+	for (i = 0; i < nstores; i++) {
+		if (!same(stores[i].st, st) || !same(stores[i].member, member))
+			continue;
+		if (fn && strcmp(fn, stores[i].fn))
+			return NULL;
+		fn = stores[i].fn;
+	}
+	return fn;
+}
+
+static struct reached *find_reached(const char *fn)
+{
+	int i;
+
+	for (i = 0; i < nreach; i++)
+		if (!strcmp(reach[i].fn, fn))
+			return &reach[i];
+	return NULL;
+}
+
+static void visit(const char *fn, const char *parent, int inferred)
+{
+	if (!fn || find_reached(fn))
+		return;
+	reach = realloc(reach, (nreach + 1) * sizeof(*reach));
+	reach[nreach].fn = strdup(fn);
+	reach[nreach].parent = dup0(parent);
+	reach[nreach].inferred = inferred;
+	nreach++;
+}
+
+/* Breadth first from the exit function, so paths are shortest. */
+void graph_reach(const char *root)
+{
+	int i, j;
+
+	visit(root, NULL, 0);
+	for (i = 0; i < nreach; i++) {
+		const char *fn = reach[i].fn;
+
+		for (j = 0; j < nedges; j++) {
+			struct edge *e = &edges[j];
+			int k;
+
+			if (!same(e->from, fn))
+				continue;
+			if (e->kind == E_CALL)
+				visit(e->a, fn, 0);
+			else if (e->kind == E_ICALL)
+				visit(single_impl(e->a, e->b), fn, 1);
+			else
+				for (k = 0; k < nstores; k++)
+					if (same(stores[k].obj, e->a) &&
+					    is_teardown_member(stores[k].member))
+						visit(stores[k].fn, fn, 0);
+		}
+	}
+}
+
+int graph_reached(const char *fn)
+{
+	return fn && find_reached(fn) != NULL;
+}
+
+/* "exit_fn -> helper -> fn", with "(via ops)" on inferred edges. */
+const char *graph_path(const char *fn, char *buf, size_t len)
+{
+	const char *chain[64];
+	int n = 0, inferred[64];
+	struct reached *r = find_reached(fn);
+	size_t used = 0;
+
+	while (r && n < 64) {
+		inferred[n] = r->inferred;
+		chain[n++] = r->fn;
+		r = r->parent ? find_reached(r->parent) : NULL;
+	}
+	buf[0] = 0;
+	while (n-- > 0 && used < len) {
+		used += snprintf(buf + used, len - used, "%s%s%s", chain[n],
+				 inferred[n] ? " (inferred from ops table)" : "",
+				 n ? " -> " : "");
+	}
+	return buf;
+}
+
+void graph_reset(void)
+{
+	int i;
+
+	for (i = 0; i < nedges; i++) {
+		free(edges[i].from);
+		free(edges[i].a);
+		free(edges[i].b);
+	}
+	for (i = 0; i < nstores; i++) {
+		free(stores[i].st);
+		free(stores[i].member);
+		free(stores[i].fn);
+		free(stores[i].obj);
+	}
+	for (i = 0; i < nreach; i++) {
+		free(reach[i].fn);
+		free(reach[i].parent);
+	}
+	nedges = nstores = nreach = 0;
+}

@@ -14,11 +14,44 @@ RULES = {
                    "owner = THIS_MODULE.",
         "cocci": "cdev_owner.cocci",
     },
+    "module-release": {
+        "family": "release in module",
+        "summary": "A release callback of a registered kobject-bearing "
+                   "object is module code that can run after unload.",
+    },
+    "empty-release": {
+        "family": "release in module",
+        "summary": "A release callback of a registered object does nothing "
+                   "(empty or only logging).",
+        "cocci": "empty_release.cocci",
+    },
+    "release-returns-into-module": {
+        "family": "release in module",
+        "summary": "A release callback ends with module_put(THIS_MODULE) or "
+                   "complete(): the module may be freed before it returns.",
+    },
+    "static-object": {
+        "family": "release in module",
+        "summary": "A registered struct device/platform_device/kobject (or "
+                   "a struct embedding one) lives in module data.",
+        "cocci": "static_object.cocci",
+    },
+    "unregister-wait-in-exit": {
+        "family": "exit wait",
+        "summary": "The exit path waits for a release (*_unregister_wait(), "
+                   "or put then wait_for_completion()): rmmod deadlocks "
+                   "while a reference is held.",
+        "cocci": "unregister_wait_in_exit.cocci",
+    },
 }
 
 
 def doc_page(rule):
     return "docs/rules/%s.md" % rule
+
+
+def family(rule):
+    return RULES[rule]["family"]
 
 
 def rule_for_script(script):

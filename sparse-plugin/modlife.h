@@ -40,6 +40,9 @@ struct modlife_check {
 extern const struct modlife_check check_facts;
 extern const struct modlife_check check_owner;
 extern const struct modlife_check check_kbscan;
+extern const struct modlife_check check_release;
+extern const struct modlife_check check_exit_wait;
+int is_kobject_bearing(struct symbol *t);
 
 /* State of the translation unit being checked (main.c). */
 struct tu_state {
@@ -114,7 +117,7 @@ void provide(const char *fmt, ...) FORMAT_ATTR(1);
 struct finding {
 	const char *rule;
 	struct position pos;
-	char message[512];
+	char message[1024];
 	const char *object;
 	const char *unless[MAX_KEYS];	/* dropped if the module provides one */
 	/* kept only if the module provides each ("a|b": either) */

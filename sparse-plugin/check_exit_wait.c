@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Waiting for release on module exit: unregister-wait-in-exit.
+ *   - a call to *_unregister_wait() (the 2004 API and look-alikes);
+ *   - kobject_put(), put_device() or a *_unregister() call, then
+ *     wait_for_completion*() on a completion that a release callback of
+ *     the module complete()s (matched by struct type and member);
+ * reachable from the module's exit function (the link step fills in the
+ * path). An exported function that puts and then waits is reported even
+ * when its own module does not reach it: every caller's exit inherits it.
+ */
+#include <string.h>
+#include "modlife.h"
+
+#define KEYLEN 256
+
+struct wait_site {
+	struct symbol *fn;
+	struct position pos;
+	char key[KEYLEN];
+	char callee[64];
+};
+static struct wait_site *waits;
+static int nwaits;
+
+struct put_site {
+	struct symbol *fn;
+	struct position pos;
+	char callee[64];
+};
+static struct put_site *puts_;
+static int nputs;
+
+static struct symbol_list *exported;
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n > k && !strcmp(s + n - k, suffix);
+}
+
+static int is_put(const char *name)
+{
+	return !strcmp(name, "kobject_put") || !strcmp(name, "put_device") ||
+	       !strcmp(name, "kobject_del") || ends_with(name, "_unregister");
+}
+
+static void wait_begin_tu(void)
+{
+	nwaits = nputs = 0;
+	exported = NULL;
+}
+
+static int before(struct position a, struct position b)
+{
+	return a.line < b.line || (a.line == b.line && a.pos < b.pos);
+}
+
+static void wait_call(struct walk_ctx *ctx, struct expression *call,
+		      struct symbol *callee)
+{
+	const char *name = callee_name(callee);
+	char key[KEYLEN];
+
+	if (!name || !ctx->fn || !tu.is_module)
+		return;
+	if (ends_with(name, "_unregister_wait")) {
+		struct finding f;
+		char fn[128];
+
+		snprintf(fn, sizeof(fn), "%s", sym_name(ctx->fn));
+		memset(&f, 0, sizeof(f));
+		f.rule = "unregister-wait-in-exit";
+		f.pos = call->pos;
+		f.unload = 1;
+		f.path_to = strdup(fn);
+		snprintf(f.message, sizeof(f.message),
+			 "%%PATH%% -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (an open sysfs file is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+			 name);
+		report(&f);
+		return;
+	}
+	if (!strcmp(name, "complete") || !strcmp(name, "complete_all")) {
+		char rel[KEYLEN + 16], done[KEYLEN + 32];
+
+		if (!addr_key(first_expression(call->args), key, sizeof(key)))
+			return;
+		/* holds if this function is some object's release callback */
+		snprintf(rel, sizeof(rel), "release-fn:%s", sym_name(ctx->fn));
+		snprintf(done, sizeof(done), "release-completes:%s", key);
+		implies(rel, done);
+		return;
+	}
+	if (!strncmp(name, "wait_for_completion", 19)) {
+		struct wait_site *w;
+
+		if (!addr_key(first_expression(call->args), key, sizeof(key)))
+			return;
+		waits = realloc(waits, (nwaits + 1) * sizeof(*waits));
+		w = &waits[nwaits++];
+		w->fn = ctx->fn;
+		w->pos = call->pos;
+		snprintf(w->key, sizeof(w->key), "%s", key);
+		snprintf(w->callee, sizeof(w->callee), "%s", name);
+		return;
+	}
+	if (is_put(name)) {
+		struct put_site *p;
+
+		puts_ = realloc(puts_, (nputs + 1) * sizeof(*puts_));
+		p = &puts_[nputs++];
+		p->fn = ctx->fn;
+		p->pos = call->pos;
+		snprintf(p->callee, sizeof(p->callee), "%s", name);
+	}
+}
+
+/* EXPORT_SYMBOL(fn) leaves "__UNIQUE_ID___addressable_fn<N> = &fn". */
+static void wait_object(struct symbol *obj)
+{
+	struct symbol *fn;
+
+	if (strncmp(sym_name(obj), "__UNIQUE_ID___addressable_", 26))
+		return;
+	fn = expr_symbol(obj->initializer);
+	if (fn && ml_is_function(fn))
+		add_symbol(&exported, fn->definition ? fn->definition : fn);
+}
+
+static int is_exported(struct symbol *fn)
+{
+	struct symbol *s;
+
+	FOR_EACH_PTR(exported, s) {
+		if (s == fn)
+			return 1;
+	} END_FOR_EACH_PTR(s);
+	return 0;
+}
+
+static void wait_end_tu(void)
+{
+	int i, j;
+
+	for (i = 0; i < nwaits; i++) {
+		struct wait_site *w = &waits[i];
+		struct put_site *put = NULL;
+		struct finding f;
+		char k[KEYLEN + 32], fn[128];
+
+		for (j = 0; j < nputs; j++)
+			if (puts_[j].fn == w->fn && before(puts_[j].pos, w->pos))
+				put = &puts_[j];
+		if (!put)
+			continue;
+		snprintf(fn, sizeof(fn), "%s", sym_name(w->fn));
+		snprintf(k, sizeof(k), "release-completes:%s", w->key);
+		memset(&f, 0, sizeof(f));
+		f.rule = "unregister-wait-in-exit";
+		f.pos = w->pos;
+		f.unload = 1;
+		f.requires[0] = strdup(k);
+		f.path_to = strdup(fn);
+		snprintf(f.message, sizeof(f.message),
+			 "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (an open sysfs file is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+			 put->callee, w->callee, w->key);
+		report(&f);
+		if (!is_exported(w->fn))
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.rule = "unregister-wait-in-exit";
+		f.pos = w->pos;
+		f.requires[0] = strdup(k);
+		snprintf(k, sizeof(k), "exit-reaches:%s", fn);
+		f.unless[0] = strdup(k);
+		snprintf(f.message, sizeof(f.message),
+			 "exported %s() calls %s() and then %s() on '%s', which a release callback completes: every module that calls it from its exit or remove path deadlocks rmmod while anyone holds a reference",
+			 fn, put->callee, w->callee, w->key);
+		report(&f);
+	}
+}
+
+const struct modlife_check check_exit_wait = {
+	.name = "exit-wait",
+	.begin_tu = wait_begin_tu,
+	.call = wait_call,
+	.object = wait_object,
+	.end_tu = wait_end_tu,
+};

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Release code or object memory in module text/data:
+ *   module-release               a release callback in module code
+ *   empty-release                ... that does nothing
+ *   release-returns-into-module  ... that ends in module_put(THIS_MODULE)
+ *                                or complete(): the module may be gone
+ *                                before it returns
+ *   static-object                a registered kobject-bearing object in
+ *                                module data
+ * A release slot is found from the types: a struct member whose name ends
+ * in "release" and whose function takes a pointer to a struct that is or
+ * embeds a struct kobject (struct device, struct kobject, ...).
+ * "Registered" means passed to a driver-core registration call, or pointed
+ * to by a registered object (a device's .type); devm_ variants are not
+ * registrations the module has to undo.
+ */
+#include <string.h>
+#include "modlife.h"
+
+static const char *const registrations[] = {
+	"device_register", "device_add", "platform_device_register",
+	"platform_device_add", "kobject_init_and_add", "kobject_add",
+	"__class_register", "class_register", "cdev_device_add",
+	"bus_register", "kset_register", NULL
+};
+
+#define KEYLEN 256
+
+struct install {
+	struct symbol *fn;
+	struct position pos;
+	char key[KEYLEN];
+	char slot[KEYLEN];
+};
+static struct install *installs;
+static int ninstalls;
+
+static int kobject_bearing(struct symbol *t, int depth)
+{
+	struct symbol *m;
+
+	t = strip_type(t);
+	if (!t || depth > 6 || t->type != SYM_STRUCT)
+		return 0;
+	if (t->ident && !strcmp(show_ident(t->ident), "kobject"))
+		return 1;
+	FOR_EACH_PTR(t->symbol_list, m) {
+		if (kobject_bearing(m, depth + 1))
+			return 1;
+	} END_FOR_EACH_PTR(m);
+	return 0;
+}
+
+int is_kobject_bearing(struct symbol *t)
+{
+	t = strip_type(t);
+	if (t && t->type == SYM_ARRAY)
+		t = t->ctype.base_type;
+	return kobject_bearing(t, 0);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static int is_release_slot(struct symbol *member)
+{
+	struct symbol *t, *arg;
+
+	if (!member || !member->ident ||
+	    !ends_with(show_ident(member->ident), "release"))
+		return 0;
+	t = strip_type(member);
+	if (!t || t->type != SYM_PTR)
+		return 0;
+	t = strip_type(t->ctype.base_type);
+	if (!t || t->type != SYM_FN)
+		return 0;
+	arg = first_ptr_list((struct ptr_list *)t->arguments);
+	return arg && pointee_struct(arg) && is_kobject_bearing(pointee_struct(arg));
+}
+
+static void add_install(struct symbol *fn, const char *key,
+			struct symbol *member, struct position pos)
+{
+	struct install *in;
+	struct symbol *c = member_container(member);
+
+	if (fn->definition)
+		fn = fn->definition;
+	installs = realloc(installs, (ninstalls + 1) * sizeof(*installs));
+	in = &installs[ninstalls++];
+	in->fn = fn;
+	in->pos = pos;
+	snprintf(in->key, sizeof(in->key), "%s", key);
+	snprintf(in->slot, sizeof(in->slot), "%s.%s",
+		 c ? type_name(c) : "?", show_ident(member->ident));
+	provide("release-fn:%s", sym_name(fn));
+}
+
+static void release_begin_tu(void)
+{
+	ninstalls = 0;
+}
+
+static void release_call(struct walk_ctx *ctx, struct expression *call,
+			 struct symbol *callee)
+{
+	const char *name = callee_name(callee);
+	struct expression *arg;
+	char key[KEYLEN];
+	int i;
+
+	if (!name)
+		return;
+	for (i = 0; registrations[i]; i++)
+		if (!strcmp(name, registrations[i]))
+			break;
+	if (!registrations[i])
+		return;
+	FOR_EACH_PTR(call->args, arg) {
+		struct symbol *base = base_object(arg);
+
+		if (addr_key(arg, key, sizeof(key)))
+			provide("registered:%s", key);
+		if (base && is_static_object(base))
+			provide("registered:obj:%s", sym_name(base));
+	} END_FOR_EACH_PTR(arg);
+}
+
+/* "x.m = &obj": obj is registered when x is (a device's .type, ...) */
+static void points_to(const char *holder, struct expression *value)
+{
+	struct symbol *o = expr_symbol(value);
+	char a[KEYLEN + 16], b[KEYLEN + 16];
+
+	if (!holder || !o || ml_is_function(o) || !is_static_object(o))
+		return;
+	snprintf(a, sizeof(a), "registered:%s", holder);
+	snprintf(b, sizeof(b), "registered:obj:%s", sym_name(o));
+	implies(a, b);
+}
+
+static void release_assign(struct walk_ctx *ctx, struct expression *expr)
+{
+	struct expression *lv = strip_expr(expr->left);
+	struct symbol *m = member_of_lvalue(lv), *fn;
+	char key[KEYLEN];
+	const char *k;
+
+	if (expr->op != '=' || !m)
+		return;
+	k = addr_key(strip_expr(lv->unop)->left, key, sizeof(key));
+	points_to(k, expr->right);
+	fn = expr_symbol(expr->right);
+	if (k && fn && ml_is_function(fn) && is_release_slot(m))
+		add_install(fn, k, m, expr->pos);
+}
+
+static struct symbol *leaf_owner;
+
+static void release_leaf(struct symbol *obj, struct symbol *member,
+			 struct expression *value, unsigned long offset)
+{
+	struct symbol *fn = expr_symbol(value);
+	char key[KEYLEN];
+
+	snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
+	points_to(key, value);
+	if (fn && ml_is_function(fn) && is_release_slot(member))
+		add_install(fn, key, member, value->pos);
+}
+
+static void release_object(struct symbol *obj)
+{
+	struct finding f;
+	char tname[128];
+
+	leaf_owner = obj;
+	for_each_init_leaf(obj, obj->initializer, release_leaf);
+	if (!tu.is_module || !is_own_symbol(obj) || !is_kobject_bearing(obj))
+		return;
+	snprintf(tname, sizeof(tname), "%s", type_name(obj));
+	memset(&f, 0, sizeof(f));
+	f.rule = "static-object";
+	f.pos = obj->pos;
+	f.object = strdup(sym_name(obj));
+	f.unload = 1;
+	snprintf(f.message, sizeof(f.message),
+		 "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (an open sysfs file, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
+		 sym_name(obj), tname);
+	f.requires[0] = strdup(strcat(strcpy(tname, "registered:obj:"),
+				      sym_name(obj)));
+	report(&f);
+}
+
+/* Only logging, or nothing at all. */
+static int is_logging(const char *name)
+{
+	static const char *const prefixes[] = {
+		"printk", "_printk", "pr_", "dev_", "_dev_", "__dynamic_",
+		"netdev_", "WARN", "__warn", NULL
+	};
+	int i;
+
+	for (i = 0; prefixes[i]; i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+static int does_nothing(struct statement *stmt)
+{
+	struct statement *s;
+	struct expression *e;
+	struct symbol *callee;
+
+	if (!stmt)
+		return 1;
+	switch (stmt->type) {
+	case STMT_NONE:
+		return 1;
+	case STMT_COMPOUND:
+		FOR_EACH_PTR(stmt->stmts, s) {
+			if (!does_nothing(s))
+				return 0;
+		} END_FOR_EACH_PTR(s);
+		return 1;
+	case STMT_RETURN:
+		return !stmt->ret_value;
+	case STMT_DECLARATION:
+		return 1;	/* "struct foo *p = to_foo(dev);" alone */
+	case STMT_EXPRESSION:
+		e = strip_expr(stmt->expression);
+		if (e && e->type == EXPR_STATEMENT)
+			return does_nothing(e->statement);
+		if (!e || e->type != EXPR_CALL)
+			return 0;
+		callee = expr_symbol(e->fn);
+		return callee && callee->ident && is_logging(show_ident(callee->ident));
+	case STMT_IF:
+		return does_nothing(stmt->if_true) && does_nothing(stmt->if_false);
+	default:
+		return 0;
+	}
+}
+
+/* The call that ends the body, if it is module_put(THIS_MODULE)/complete(). */
+static struct expression *tail_call(struct statement *stmt)
+{
+	struct expression *e;
+	struct symbol *callee;
+	const char *name;
+
+	while (stmt && stmt->type == STMT_COMPOUND)
+		stmt = last_ptr_list((struct ptr_list *)stmt->stmts);
+	if (!stmt || stmt->type != STMT_EXPRESSION)
+		return NULL;
+	e = strip_expr(stmt->expression);
+	if (!e || e->type != EXPR_CALL)
+		return NULL;
+	callee = expr_symbol(e->fn);
+	name = callee_name(callee);
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "complete") || !strcmp(name, "complete_all"))
+		return e;
+	if (!strcmp(name, "module_put") &&
+	    is_this_module(first_expression(e->args)))
+		return e;
+	return NULL;
+}
+
+static void release_end_tu(void)
+{
+	int i, j;
+
+	if (!tu.is_module)
+		return;
+	for (i = 0; i < ninstalls; i++) {
+		struct install *in = &installs[i];
+		struct statement *body;
+		struct expression *tail;
+		struct finding f;
+		char k[KEYLEN + 16], fname[128];
+		int dup = 0;
+
+		body = strip_type(in->fn) ? strip_type(in->fn)->stmt : NULL;
+		if (!body || !is_own_symbol(in->fn))
+			continue;	/* defined elsewhere, maybe built in */
+		snprintf(fname, sizeof(fname), "%s", sym_name(in->fn));
+		memset(&f, 0, sizeof(f));
+		f.unload = 1;
+		f.object = strdup(in->key);
+		snprintf(k, sizeof(k), "registered:%s", in->key);
+		f.requires[0] = strdup(k);
+		tail = tail_call(body);
+		if (tail) {
+			f.rule = "release-returns-into-module";
+			f.pos = tail->pos;
+			snprintf(f.message, sizeof(f.message),
+				 "%s(), the %s callback, ends by calling %s(): once that lets the module go, the rest of the function runs in freed module text; release in built-in code, or drop the module's reference from a work item of the core",
+				 fname, in->slot,
+				 callee_name(expr_symbol(tail->fn)));
+			for (j = 0; j < i; j++)
+				if (installs[j].fn == in->fn &&
+				    !strcmp(installs[j].key, in->key))
+					dup = 1;
+			if (dup)
+				continue;
+		} else if (does_nothing(body)) {
+			f.rule = "empty-release";
+			f.pos = in->pos;
+			snprintf(f.message, sizeof(f.message),
+				 "%s(), the %s callback, does nothing: it hides the core's missing-release warning and leaks the object, and as module text it can run after unload; free the containing object, or let the core own it",
+				 fname, in->slot);
+		} else {
+			f.rule = "module-release";
+			f.pos = in->pos;
+			snprintf(f.message, sizeof(f.message),
+				 "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (an open sysfs file, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
+				 fname, in->slot);
+		}
+		report(&f);
+	}
+}
+
+const struct modlife_check check_release = {
+	.name = "release",
+	.begin_tu = release_begin_tu,
+	.call = release_call,
+	.assign = release_assign,
+	.object = release_object,
+	.end_tu = release_end_tu,
+};

@@ -56,8 +56,23 @@ def build_parser():
                    help="comma-separated rules to skip")
     s.add_argument("--assume-module", action="store_true",
                    help="treat files that no Makefile names as module code")
-    s.add_argument("--no-cocci", action="store_true",
-                   help="run the sparse engine only")
+    s.add_argument("--cocci", choices=("fallback", "all", "off"),
+                   default="fallback",
+                   help="where the semantic patches run: on files sparse "
+                   "cannot parse (default), on every file, or nowhere")
+    s.add_argument("--no-cocci", dest="cocci", action="store_const",
+                   const="off", help="same as --cocci off")
+    s.add_argument("--cache-dir", default=None,
+                   help="fact cache (default: $XDG_CACHE_HOME/modlife/facts)")
+    s.add_argument("--no-cache", action="store_true")
+    s.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress line")
+    s.add_argument("--baseline", default=None, metavar="FILE",
+                   help="report only findings not in this baseline")
+    s.add_argument("--write-baseline", default=None, metavar="FILE",
+                   help="write every finding to a baseline file")
+    s.add_argument("--diff-base", default=None, metavar="REV",
+                   help="report only findings on lines changed since REV")
     s.add_argument("-o", "--output", default=None,
                    help="write the report to a file")
 
@@ -79,16 +94,34 @@ def build_parser():
 
 
 def cmd_scan(a):
+    from . import baseline, cache, diffbase
     from .scan import ScanError, Scanner
     kdir = a.kdir or paths.default_kdir()
     rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
+    cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
     try:
+        known = baseline.load(a.baseline) if a.baseline else None
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.stderr.write("modlife: cannot read baseline %s: %s\n"
+                         % (a.baseline, e))
+        return 2
+    try:
+        touched = (diffbase.touched_lines(a.diff_base, a.paths)
+                   if a.diff_base else None)
         scanner = Scanner(kdir, a.jobs, rules, a.assume_module,
-                          use_cocci=not a.no_cocci)
+                          cocci=a.cocci, cache_dir=cache_dir,
+                          progress=False if a.quiet else None)
         result = scanner.scan(a.paths)
-    except (ScanError, kflags.KbuildError) as e:
+    except (ScanError, kflags.KbuildError, diffbase.DiffError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2
+    if a.write_baseline:
+        baseline.write(a.write_baseline, result["findings"])
+    if known is not None:
+        result["findings"] = baseline.subtract(result["findings"], known)
+    if touched is not None:
+        result["findings"] = diffbase.keep_touched(result["findings"],
+                                                   touched)
     out = open(a.output, "w") if a.output else sys.stdout
     try:
         report.FORMATS[a.format](result, out, sys.stderr)

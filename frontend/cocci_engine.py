@@ -1,44 +1,67 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Runs the semantic patches in report mode over a batch of files."""
+"""Runs the semantic patches in report mode over files."""
 import os
 import re
 import subprocess
 import tempfile
 
 REPORT = re.compile(r"^(.*?):(\d+):(\d+)-(\d+): (.*)$")
+TIMEOUT = int(os.environ.get("MODLIFE_SPATCH_TIMEOUT", "200"))
 
 
-def run_report(script, paths, timeout=200):
-    """Returns (findings, errors) for one script over files."""
+def spatch_options(script):
+    """The options of the script's '// Options:' line, as coccicheck."""
+    try:
+        with open(script) as f:
+            for line in f:
+                if "Options:" in line:
+                    return line.split(":", 2)[1].split()
+    except OSError:
+        pass
+    return []
+
+
+def run_report(scripts, paths, timeout=None):
+    """Returns (findings, errors); each finding names its script."""
+    timeout = timeout or TIMEOUT
     findings, errors = [], []
+    for script in scripts:
+        f, e = _run_one(script, paths, timeout)
+        findings += f
+        errors += e
+    return findings, errors
+
+
+def _run_one(script, paths, timeout):
+    findings, errors = [], []
+    name = os.path.basename(script)
     with tempfile.TemporaryDirectory(prefix="modlife-cocci-") as tmp:
-        groups = os.path.join(tmp, "groups")
-        with open(groups, "w") as f:
-            f.write("\n\n".join(os.path.abspath(p) for p in paths) + "\n")
-        cmd = ["spatch", "-D", "report", "--very-quiet", "--no-show-diff",
-               "--no-includes", "--include-headers",
-               "--timeout", str(timeout), "--tmp-dir", tmp,
-               "--sp-file", script, "--file-groups", groups]
+        cmd = (["spatch", "-D", "report", "--very-quiet", "--no-show-diff"] +
+               spatch_options(script) +
+               ["--timeout", str(timeout), "--tmp-dir", tmp,
+                "--sp-file", script] + [os.path.abspath(p) for p in paths])
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, cwd=tmp,
-                                 timeout=timeout * max(1, len(paths)))
-        except (OSError, subprocess.TimeoutExpired) as e:
-            return [], [(p, "spatch failed: %s" % e) for p in paths]
-        out = res.stdout.decode("utf-8", "replace")
-        err = res.stderr.decode("utf-8", "replace")
+                                 timeout=timeout * len(paths) + 30)
+        except subprocess.TimeoutExpired:
+            return [], [(p, "spatch %s timed out" % name) for p in paths]
+        except OSError as e:
+            return [], [(p, "cannot run spatch: %s" % e) for p in paths]
+    out = res.stdout.decode("utf-8", "replace")
+    err = res.stderr.decode("utf-8", "replace")
     for line in out.splitlines():
         m = REPORT.match(line)
         if m:
             findings.append({"file": m.group(1), "line": int(m.group(2)),
                              "column": int(m.group(3)) + 1,
-                             "message": m.group(5)})
+                             "message": m.group(5), "script": name})
     for line in err.splitlines():
-        m = re.search(r"EXN: .* in (\S+)", line)
+        m = re.search(r"EXN: (.*) in (\S+)", line)
         if m:
-            errors.append((m.group(1), "spatch: " + line.strip()))
-    if res.returncode != 0 and not findings:
+            what = "timed out" if "Timeout" in m.group(1) else m.group(1)
+            errors.append((m.group(2), "spatch %s: %s" % (name, what)))
+    if res.returncode != 0 and not errors:
         msg = (err.strip().splitlines() or ["exit %d" % res.returncode])[-1]
-        errors += [(p, "spatch %s failed: %s" % (os.path.basename(script),
-                                                 msg)) for p in paths]
+        errors += [(p, "spatch %s failed: %s" % (name, msg)) for p in paths]
     return findings, errors

@@ -75,10 +75,16 @@ class Kconfig:
         self.tristate = set()
         self.bool = set()
         self.config = {}
+        self.same_kernel = False
         if tree:
             self._scan(tree)
         if kdir:
             self._read_config(os.path.join(kdir, ".config"))
+            # a symbol KDIR's .config does not know cannot be chosen there
+            # (another architecture, unmet dependencies) - when KDIR
+            # configures this very kernel version
+            self.same_kernel = bool(tree) and _version(tree) == _version(
+                kdir)
 
     def _scan(self, tree):
         sym = None
@@ -100,15 +106,53 @@ class Kconfig:
                         self.bool.add(sym)
 
     def _read_config(self, path):
-        for line in _logical_lines(path):
-            if "=" in line and line.startswith("CONFIG_"):
-                k, v = line.strip().split("=", 1)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            return
+        for line in lines:
+            line = line.strip()
+            if line.startswith("CONFIG_") and "=" in line:
+                k, v = line.split("=", 1)
                 self.config[k] = v
+            elif line.startswith("# CONFIG_") and line.endswith(" is not set"):
+                self.config[line[2:-11]] = "n"
 
     def modular(self, sym):
-        if self.config.get(sym) == "m":
-            return True
+        """True: can be a module under KDIR's configuration (=m), or,
+        for a symbol that configuration does not decide, is tristate."""
+        v = self.config.get(sym)
+        if v is not None:
+            return v == "m"
+        if self.same_kernel:
+            return False
         return sym in self.tristate
+
+
+def _version(tree):
+    """(VERSION, PATCHLEVEL) of a kernel tree's Makefile, or None."""
+    v = {}
+    try:
+        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
+            for line in f:
+                m = re.match(r"^(VERSION|PATCHLEVEL) = (\d+)", line)
+                if m:
+                    v[m.group(1)] = m.group(2)
+                if len(v) == 2:
+                    break
+    except OSError:
+        pass
+    if not v:
+        try:    # a configured headers tree says it here
+            with open(os.path.join(tree, "include", "config",
+                                   "kernel.release")) as f:
+                m = re.match(r"^(\d+)\.(\d+)", f.read())
+            if m:
+                v = {"VERSION": m.group(1), "PATCHLEVEL": m.group(2)}
+        except OSError:
+            return None
+    return (v.get("VERSION"), v.get("PATCHLEVEL")) if v else None
 
 
 def tree_root(path):

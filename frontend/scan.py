@@ -1,12 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The scan: collect C files, run both engines in parallel, link per
-module, merge the engines' findings."""
+"""The scan: collect C files, decide which are module code, run the
+engines in parallel, link each module as soon as its files are done, and
+merge the engines' findings.
+
+Memory stays flat: a module's facts are dropped once it is linked. The
+sparse engine decides every file it parses; the semantic patches run on
+the module files sparse could not parse, as soon as that is known.
+"""
 import concurrent.futures
 import json
 import os
+import sys
 
 from . import cocci_engine, kflags, link, paths, sparse_engine
+from .cache import FactCache
 from .modules import Kconfig, ModuleMap, tree_root
+from .progress import Progress
 from .rules import RULES, rule_for_script
 
 SKIP_DIRS = {".git", ".tmp_versions", "Documentation"}
@@ -19,13 +28,21 @@ class ScanError(Exception):
 def collect(targets, errors):
     """The .c files under the targets, each once, in a stable order."""
     seen, out = set(), []
+
+    def add(p):
+        real = os.path.realpath(p)
+        if real in seen:
+            return
+        seen.add(real)
+        if not os.access(p, os.R_OK):
+            errors.append({"file": p, "message": "cannot read the file"})
+            return
+        out.append(os.path.abspath(p))
+
     for t in targets:
         if os.path.isfile(t):
             if t.endswith(".c"):
-                real = os.path.realpath(t)
-                if real not in seen:
-                    seen.add(real)
-                    out.append(os.path.abspath(t))
+                add(t)
             else:
                 errors.append({"file": t, "message": "not a C source file"})
             continue
@@ -42,13 +59,10 @@ def collect(targets, errors):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS
                                  and not d.startswith("."))
             for fn in sorted(filenames):
-                if not fn.endswith(".c") or fn.endswith(".mod.c"):
-                    continue
-                p = os.path.join(dirpath, fn)
-                real = os.path.realpath(p)
-                if real not in seen and os.path.isfile(p):
-                    seen.add(real)
-                    out.append(os.path.abspath(p))
+                if fn.endswith(".c") and not fn.endswith(".mod.c"):
+                    p = os.path.join(dirpath, fn)
+                    if os.path.isfile(p):
+                        add(p)
     return out
 
 
@@ -58,22 +72,29 @@ def _display(path, cwd):
     return path if rel.startswith("..") else rel
 
 
-def linked_findings(by_module, requested, rules, cwd):
-    """Link each module's facts; the findings that stand, as reported."""
+def linked_findings(facts, requested, rules, cwd):
+    """Link one module's facts; the findings that stand, as reported."""
     findings = []
-    for key, facts in sorted(by_module.items()):
-        for fd in link.link_module(facts):
-            path = os.path.abspath(fd["file"])
-            if requested is not None and path not in requested:
-                continue
-            if fd["rule"] not in rules:
-                continue
-            findings.append({
-                "rule": fd["rule"], "file": _display(path, cwd),
-                "line": fd["line"], "column": fd["col"],
-                "severity": "warning", "message": fd["message"],
-                "engine": "sparse"})
+    for fd in link.link_module(facts):
+        path = os.path.abspath(fd["file"])
+        if requested is not None and path not in requested:
+            continue
+        if fd["rule"] not in rules:
+            continue
+        findings.append({
+            "rule": fd["rule"], "file": _display(path, cwd),
+            "line": fd["line"], "column": fd["col"],
+            "severity": "warning", "message": fd["message"],
+            "engine": "sparse"})
     return findings
+
+
+def _without_findings_if_error(facts):
+    """A partial AST may miss what discharges a finding: keep a failed
+    file's keys, not its findings."""
+    if any(x.get("k") == "error" for x in facts):
+        return [x for x in facts if x.get("k") != "finding"]
+    return facts
 
 
 def link_built(dirs, rules):
@@ -96,112 +117,131 @@ def link_built(dirs, rules):
                     errors.append({"file": _display(path, cwd),
                                    "message": "unreadable facts: %s" % e})
                     continue
+                for x in facts:
+                    if x.get("k") == "error":
+                        errors.append({"file": _display(x["file"], cwd),
+                                       "message": x["message"]})
                 tu = next((x for x in facts if x.get("k") == "tu"), {})
-                if any(x.get("k") == "error" for x in facts):
-                    for x in facts:
-                        if x.get("k") == "error":
-                            errors.append({"file": _display(x["file"], cwd),
-                                           "message": x["message"]})
-                    facts = [x for x in facts if x.get("k") != "finding"]
                 key = os.path.join(dirpath, tu.get("modname") or fn)
-                by_module.setdefault(key, []).extend(facts)
-    findings = linked_findings(by_module, None, set(rules), cwd)
+                by_module.setdefault(key, []).extend(
+                    _without_findings_if_error(facts))
+    findings = []
+    for key in sorted(by_module):
+        findings += linked_findings(by_module[key], None, set(rules), cwd)
     findings.sort(key=lambda d: (d["file"], d["line"], d["column"]))
     return {"findings": findings, "errors": errors}
 
 
 class Scanner:
     def __init__(self, kdir, jobs, rules=None, assume_module=False,
-                 use_cocci=True):
+                 cocci="fallback", cache_dir=None, progress=None,
+                 warn=None):
         self.kdir = kdir
         self.jobs = jobs
         self.rules = set(RULES if rules is None else rules)
         self.assume_module = assume_module
-        self.use_cocci = use_cocci
+        self.cocci = cocci
+        self.progress = progress
+        self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
         self.binary = paths.sparse_binary()
         self.kb = paths.kb_file()
         if not self.binary:
             raise ScanError("modlife-sparse is not built (run make)")
         if not self.kb:
             raise ScanError("no owner knowledge file (kb/owner-reads.tsv)")
+        self.cache = FactCache(cache_dir, [self.binary, self.kb], self.warn)
+        self.stats = {}
+
+    def _plan(self, files):
+        """Which files to check, grouped by module."""
+        roots = {tree_root(f) for f in files}
+        roots.discard(None)
+        kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
+                          kdir=self.kdir)
+        mmap = ModuleMap(kconfig, self.assume_module)
+        info, modules, skipped = {}, {}, 0
+        for f in files:
+            module, modname, key, members = mmap.resolve(f)
+            if not module:
+                skipped += 1    # cannot be a module: nothing to unload
+                continue
+            for m in [f] + members:
+                if m not in info:
+                    info[m] = (modname, key)
+                    modules.setdefault(key, []).append(m)
+        return info, modules, skipped
 
     def scan(self, targets):
         cwd = os.getcwd()
         errors = []
         files = collect(targets, errors)
         flags = kflags.kernel_flags(self.kdir)
-        roots = {tree_root(f) for f in files}
-        roots.discard(None)
-        kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
-                          kdir=self.kdir)
-        mmap = ModuleMap(kconfig, self.assume_module)
-
-        # every file of each module, for the link, even if not asked for
-        info, work = {}, []
+        info, modules, skipped = self._plan(files)
         requested = set(files)
-        for f in files:
-            module, modname, key, members = mmap.resolve(f)
-            for m in [f] + members:
-                if m not in info:
-                    info[m] = (module, modname, key)
-                    work.append(m)
+        pending = {key: len(ms) for key, ms in modules.items()}
+        bucket = {key: [] for key in modules}
+        findings, failed = [], []
+        progress = Progress(len(info), self.progress)
+        scripts = self._scripts() if self.cocci != "off" else []
 
-        facts_by_file, sparse_ok = {}, set()
-        cocci_found, cocci_errors = [], []
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
             futs = {}
-            for f in work:
-                module, modname, key = info[f]
-                fl = kflags.file_flags(flags, f, module, modname)
-                futs[pool.submit(sparse_engine.run, self.binary, self.kb,
-                                 fl, f)] = ("sparse", f)
-            if self.use_cocci:
-                cand = [f for f in files if info[f][0]]
-                for script in self._scripts():
-                    for i in range(0, len(cand), 64):
-                        batch = cand[i:i + 64]
-                        futs[pool.submit(cocci_engine.run_report, script,
-                                         batch)] = ("cocci", script)
-            for fut in concurrent.futures.as_completed(futs):
-                kind, what = futs[fut]
-                if kind == "sparse":
-                    facts, err = fut.result()
-                    if err:
-                        # a partial AST may miss what discharges a
-                        # finding: keep its keys, not its findings
-                        facts = [x for x in facts
-                                 if x.get("k") != "finding"]
-                    facts_by_file[what] = facts
-                    if err:
-                        errors.append({"file": _display(what, cwd),
-                                       "message": err})
+            for key in sorted(modules):
+                for f in modules[key]:
+                    modname = info[f][0]
+                    fl = kflags.file_flags(flags, f, True, modname)
+                    ck = self.cache.key(f, fl)
+                    hit = self.cache.get(ck)
+                    if hit is not None:
+                        fut = concurrent.futures.Future()
+                        fut.set_result(hit)
+                        futs[fut] = ("cached", f, None)
                     else:
-                        sparse_ok.add(what)
-                else:
-                    found, errs = fut.result()
-                    rule = rule_for_script(os.path.basename(what))
-                    for c in found:
-                        c["rule"] = rule
-                    cocci_found += found
-                    cocci_errors += errs
-
-        by_module = {}
-        for f in work:
-            by_module.setdefault(info[f][2], []).extend(facts_by_file[f])
-        findings = linked_findings(by_module, requested, self.rules, cwd)
-        # the type-aware engine decides files it parsed; cocci fills gaps
-        for c in cocci_found:
-            path = os.path.abspath(c["file"])
-            if path in sparse_ok or path not in requested:
-                continue
-            if c["rule"] not in self.rules or not info.get(path, (0,))[0]:
-                continue
-            findings.append({"rule": c["rule"], "file": _display(path, cwd),
-                             "line": c["line"], "column": c["column"],
-                             "severity": "warning", "message": c["message"],
-                             "engine": "cocci"})
-        for path, msg in cocci_errors:
-            errors.append({"file": _display(path, cwd), "message": msg})
+                        futs[pool.submit(sparse_engine.run, self.binary,
+                                         self.kb, fl, f)] = ("sparse", f, ck)
+                    if self.cocci == "all" and f in requested:
+                        futs[pool.submit(cocci_engine.run_report, scripts,
+                                         [f])] = ("cocci", f, None)
+            while futs:
+                done, _ = concurrent.futures.wait(
+                    futs, return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in done:
+                    kind, f, ck = futs.pop(fut)
+                    if kind == "cocci":
+                        found, errs = fut.result()
+                        self._cocci_results(found, errs, failed, requested,
+                                            findings, errors, cwd)
+                        continue
+                    facts, err = fut.result()
+                    if kind == "sparse":
+                        self.cache.put(ck, facts, err)
+                    if err:
+                        errors.append({"file": _display(f, cwd),
+                                       "message": err})
+                        failed.append(f)
+                        if self.cocci == "fallback" and f in requested and \
+                                scripts:
+                            futs[pool.submit(cocci_engine.run_report,
+                                             scripts, [f])] = ("cocci", f,
+                                                               None)
+                        facts = _without_findings_if_error(facts)
+                    key = info[f][1]
+                    bucket[key].extend(facts)
+                    pending[key] -= 1
+                    n = 0
+                    if pending[key] == 0:
+                        found = linked_findings(bucket.pop(key), requested,
+                                                self.rules, cwd)
+                        findings += found
+                        n = len(found)
+                    progress.step(1, n)
+        progress.close()
+        if self.cocci == "all":
+            # the type-aware engine decides the files it parsed
+            parsed = {_display(f, cwd) for f in info} - {
+                _display(f, cwd) for f in failed}
+            findings = [x for x in findings if x["engine"] == "sparse" or
+                        x["file"] not in parsed]
         seen, unique = set(), []
         for fd in findings:
             k = (fd["rule"], fd["file"], fd["line"])
@@ -211,8 +251,24 @@ class Scanner:
         unique.sort(key=lambda d: (d["file"], d["line"], d["column"],
                                    d["rule"]))
         errors.sort(key=lambda e: e["file"])
-        return {"findings": unique, "errors": errors,
-                "files": len(files)}
+        self.stats = {"files": len(files), "checked": len(info),
+                      "skipped": skipped, "failed": len(failed),
+                      "cache_hits": self.cache.hits}
+        return {"findings": unique, "errors": errors}
+
+    def _cocci_results(self, found, errs, failed, requested, findings,
+                       errors, cwd):
+        for c in found:
+            path = os.path.abspath(c["file"])
+            rule = rule_for_script(c.pop("script"))
+            if path not in requested or rule not in self.rules:
+                continue
+            findings.append({"rule": rule, "file": _display(path, cwd),
+                             "line": c["line"], "column": c["column"],
+                             "severity": "warning", "message": c["message"],
+                             "engine": "cocci"})
+        for path, msg in errs:
+            errors.append({"file": _display(path, cwd), "message": msg})
 
     def _scripts(self):
         d = paths.cocci_dir()

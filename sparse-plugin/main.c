@@ -96,6 +96,41 @@ static void at_exit(void)
 	facts_close();
 }
 
+/*
+ * Headers that are not reached through the kernel's -I directories (the
+ * module's own, "../foo.h"): the front end's cache must see them change.
+ */
+static void emit_local_includes(char **args, int nargs, const char *file)
+{
+	char buf[PATH_MAX];
+	const char *own;
+	int i, j;
+
+	snprintf(buf, sizeof(buf), "%s", file);
+	own = dirname(buf);
+	for (i = 0; i < input_stream_nr; i++) {
+		const char *name = stream_name(i);
+		int kernel = 0;
+
+		if (!name || name[0] == '<' || !strcmp(name, file))
+			continue;
+		for (j = 0; j < nargs && !kernel; j++) {
+			const char *d = args[j];
+
+			if (strncmp(d, "-I", 2) || !strcmp(d + 2, own))
+				continue;
+			d += 2;
+			if (!strncmp(name, d, strlen(d)))
+				kernel = 1;
+		}
+		if (!kernel && access(name, R_OK) == 0) {
+			fact_begin("include");
+			fact_str("file", name);
+			fact_end();
+		}
+	}
+}
+
 static const char *default_kb(const char *argv0)
 {
 	static const char *const rel[] = {
@@ -226,6 +261,7 @@ int main(int argc, char **argv)
 				break;
 			}
 		drain_captured(0);
+		emit_local_includes(args, n, file);
 		walk_tu(syms);
 		findings_flush();
 		emit_reset();

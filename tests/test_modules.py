@@ -27,7 +27,8 @@ config FOO_B
 def fake_tree(tmp):
     root = os.path.join(tmp, "linux")
     os.makedirs(os.path.join(root, "include", "linux"))
-    write(os.path.join(root, "Makefile"), "VERSION = 6\nPATCHLEVEL = 1\n")
+    # not the kernel KDIR configures: its .config cannot decide FOO_A
+    write(os.path.join(root, "Makefile"), "VERSION = 99\nPATCHLEVEL = 1\n")
     write(os.path.join(root, "Kconfig"), 'source "drivers/foo/Kconfig"\n')
     d = os.path.join(root, "drivers", "foo")
     write(os.path.join(d, "Makefile"), MAKEFILE)

@@ -26,6 +26,8 @@ def run(args, cwd=None, check=None):
 
 def scan(paths, *extra, cwd=None):
     """Runs modlife scan --format json; returns (rc, result, stderr)."""
+    if not any(e.startswith("--cache-dir") for e in extra):
+        extra = ("--no-cache",) + tuple(extra)
     res = run([MODLIFE, "scan", "--format", "json"] + list(extra) +
               list(paths), cwd=cwd)
     try:

@@ -67,6 +67,8 @@ def build_parser():
     s.add_argument("--no-cache", action="store_true")
     s.add_argument("--quiet", "-q", action="store_true",
                    help="no progress line")
+    s.add_argument("--stats", action="store_true",
+                   help="print what was checked, skipped and cached")
     s.add_argument("--baseline", default=None, metavar="FILE",
                    help="report only findings not in this baseline")
     s.add_argument("--write-baseline", default=None, metavar="FILE",
@@ -82,6 +84,14 @@ def build_parser():
     k.add_argument("--kdir", default=None)
     k.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     k.add_argument("-o", "--output", default=None)
+
+    fx = sub.add_parser("fix", help="apply the semantic patches' safe "
+                        "fixes (atomically, per file) and print the diff")
+    fx.add_argument("paths", nargs="+", metavar="PATH")
+    fx.add_argument("--dry-run", "-n", action="store_true",
+                    help="print the diff, change nothing")
+    fx.add_argument("--rules", type=_rule_list, default=None)
+    fx.add_argument("--disable", type=_rule_list, default=[])
 
     ln = sub.add_parser("link", help="link the facts that a kbuild run with "
                         "CHECK='modlife-sparse --modlife-facts=auto' left")
@@ -115,6 +125,12 @@ def cmd_scan(a):
     except (ScanError, kflags.KbuildError, diffbase.DiffError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2
+    if a.stats:
+        st = scanner.stats
+        sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
+                         "module code), %d not parsed, %d from cache\n"
+                         % (st["files"], st["checked"], st["skipped"],
+                            st["failed"], st["cache_hits"]))
     if a.write_baseline:
         baseline.write(a.write_baseline, result["findings"])
     if known is not None:
@@ -129,6 +145,22 @@ def cmd_scan(a):
         if a.output:
             out.close()
     return 1 if result["findings"] else 0
+
+
+def cmd_fix(a):
+    from . import fix
+    from .scan import collect
+    errors = []
+    files = collect(a.paths, errors)
+    for e in errors:
+        sys.stderr.write("%s: error: %s\n" % (e["file"], e["message"]))
+    rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
+    changed, failed = fix.run(files, rules, a.dry_run, sys.stdout,
+                              sys.stderr)
+    sys.stderr.write("modlife fix: %d file(s) %s, %d error(s)\n"
+                     % (changed, "would change" if a.dry_run else "changed",
+                        failed + len(errors)))
+    return 2 if failed or errors else 0
 
 
 def cmd_link(a):
@@ -167,6 +199,8 @@ def main(argv):
         return cmd_scan(a)
     if a.cmd == "rules":
         return cmd_rules(a)
+    if a.cmd == "fix":
+        return cmd_fix(a)
     if a.cmd == "link":
         return cmd_link(a)
     if a.cmd == "kb":

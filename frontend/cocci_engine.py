@@ -63,5 +63,7 @@ def _run_one(script, paths, timeout):
             errors.append((m.group(2), "spatch %s: %s" % (name, what)))
     if res.returncode != 0 and not errors:
         msg = (err.strip().splitlines() or ["exit %d" % res.returncode])[-1]
+        if "Timeout" in msg:
+            msg = "timed out after %d s" % timeout
         errors += [(p, "spatch %s failed: %s" % (name, msg)) for p in paths]
     return findings, errors

@@ -134,6 +134,76 @@ class BadInputTest(unittest.TestCase):
             self.assertEqual([os.path.basename(f["file"])
                               for f in result["findings"]], ["tinyram.c"])
 
+    def test_truncated_file_and_dangling_link(self):
+        with TempDir() as tmp:
+            d = copy_module("blk-bug", tmp)
+            src = os.path.join(d, "tinyram.c")
+            with open(src) as f:
+                text = f.read()
+            with open(src, "w") as f:
+                f.write(text[:len(text) // 2])
+            os.symlink("nowhere.c", os.path.join(d, "gone.c"))
+            rc, result, err = scan([d, os.path.join(d, "gone.c")])
+            self.assertEqual(rc, 0)
+            self.assertEqual([os.path.basename(e["file"])
+                              for e in result["errors"]],
+                             ["gone.c", "tinyram.c"])
+
+    @unittest.skipIf(os.geteuid() == 0, "root reads any file")
+    def test_unreadable_file(self):
+        with TempDir() as tmp:
+            d = copy_module("blk-bug", tmp)
+            os.chmod(os.path.join(d, "tinyram.c"), 0)
+            rc, result, err = scan([d])
+            self.assertIn("cannot read", result["errors"][0]["message"])
+
+    def test_unparsable_for_sparse_falls_back_to_cocci(self):
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                text = f.read()
+            with open(src, "w") as f:
+                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
+            rc, result, err = scan([d])
+            self.assertEqual(rc, 1)
+            self.assertEqual([(f["engine"], f["rule"], f["line"])
+                              for f in result["findings"]],
+                             [("cocci", "missing-owner", 74)])
+            self.assertIn("not_in_this_kernel.h",
+                          result["errors"][0]["message"])
+
+    def test_big_generated_file_and_spatch_timeout(self):
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                parts = [f.read()]
+            i, size = 0, len(parts[0])
+            while size < 5000000:
+                p = ("static int gen_%d[] = { 0, 1, 2, 3, 4, 5, 6, 7 };\n"
+                     "int gen_fn_%d(int x)\n{\n\treturn gen_%d[x & 7] + "
+                     "%d;\n}\n" % (i, i, i, i))
+                parts.append(p)
+                size += len(p)
+                i += 1
+            with open(src, "w") as f:
+                f.write("".join(parts))
+            rc, result, err = scan([d])
+            self.assertEqual(rc, 1, err)
+            self.assertEqual([f["line"] for f in result["findings"]], [73])
+            # the semantic patches on every file, with a timeout too short
+            env = dict(os.environ, MODLIFE_SPATCH_TIMEOUT="1")
+            import subprocess
+            res = subprocess.run([MODLIFE, "scan", "--no-cache", "--format",
+                                  "json", "--cocci", "all", d], env=env,
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            out = json.loads(res.stdout)
+            self.assertEqual([f["line"] for f in out["findings"]], [73])
+            self.assertTrue(any("timed out" in e["message"]
+                                for e in out["errors"]), out["errors"])
+
     def test_bad_kdir(self):
         res = run([MODLIFE, "scan", "--kdir", "/nonexistent",
                    os.path.join(CORPUS, "blk-bug")])

@@ -76,3 +76,48 @@ class CocciFixturesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FixCommandTest(unittest.TestCase):
+    def run_fix(self, *args, env=None):
+        import subprocess
+        from util import MODLIFE
+        return subprocess.run([MODLIFE, "fix"] + list(args), env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+
+    def test_dry_run_then_fix_then_nothing(self):
+        with TempDir() as tmp:
+            d = copy_module("cdev-bug", tmp)
+            src = os.path.join(d, "scratch.c")
+            before = snapshot(d)
+            res = self.run_fix("--dry-run", d)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("+\tscratch->cdev.owner = THIS_MODULE;", res.stdout)
+            self.assertEqual(snapshot(d), before)
+            res = self.run_fix(d)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertNotEqual(snapshot(d), before)
+            st = os.stat(src)
+            res = self.run_fix(d)
+            self.assertEqual(res.stdout, "")
+            st2 = os.stat(src)
+            self.assertEqual((st.st_ino, st.st_mtime_ns),
+                             (st2.st_ino, st2.st_mtime_ns))
+            rc, result, _ = scan([d])
+            self.assertEqual(result["findings"], [])
+
+    def test_spatch_timeout_leaves_file(self):
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src, "a") as f:
+                for i in range(60000):
+                    f.write("int gen_%d(int x) { return x + %d; }\n" % (i, i))
+            before = snapshot(d)
+            env = dict(os.environ, MODLIFE_SPATCH_TIMEOUT="1")
+            res = self.run_fix(d, env=env)
+            self.assertEqual(res.returncode, 2)
+            self.assertIn("timed out", res.stderr)
+            self.assertIn("left as it was", res.stderr)
+            self.assertEqual(snapshot(d), before)

@@ -13,6 +13,15 @@
 
 #define KEYLEN 256
 
+/*
+ * debugfs wraps these files' operations in a proxy that refuses calls
+ * once the file is removed (debugfs_remove() waits for running ones):
+ * only ->release() still reaches the module's code unpinned.
+ */
+static const char *const proxying[] = {
+	"debugfs_create_file", "debugfs_create_file_size", NULL
+};
+
 struct cdev_init_site {
 	struct position pos;
 	char cdev[KEYLEN];
@@ -38,6 +47,29 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 	FOR_EACH_PTR(call->args, arg) {
 		if (is_this_module(arg))
 			pinned = 1;
+	} END_FOR_EACH_PTR(arg);
+	for (int i = 0; name && proxying[i]; i++) {
+		if (strcmp(name, proxying[i]))
+			continue;
+		FOR_EACH_PTR(call->args, arg) {
+			struct symbol *o = expr_symbol(arg);
+
+			if (o && is_static_object(o))
+				provide("proxied:obj:%s", sym_name(o));
+		} END_FOR_EACH_PTR(arg);
+	}
+	/* "&obj.member" handed over: the embedded struct is registered */
+	FOR_EACH_PTR(call->args, arg) {
+		struct expression *e = strip_expr(arg);
+		struct symbol *o = base_object(e), *m;
+
+		if (!o || !is_static_object(o) || e->type != EXPR_BINOP ||
+		    e->op != '+' || strip_expr(e->left)->type != EXPR_SYMBOL)
+			continue;
+		m = addr_member(e);
+		if (m && m->ident)
+			provide("passed:obj:%s.%s", sym_name(o),
+				show_ident(m->ident));
 	} END_FOR_EACH_PTR(arg);
 	if (pinned) {
 		/* registration wrappers pass THIS_MODULE with the object */
@@ -68,10 +100,22 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	struct expression *lv = strip_expr(expr->left);
 	char key[KEYLEN];
 
+	if (expr->op == '=' && m && m->ident &&
+	    !strcmp(show_ident(m->ident), "i_fop")) {
+		struct symbol *o = expr_symbol(expr->right);
+
+		/* files of the module's own filesystem: a mount pins it */
+		if (o && is_static_object(o)) {
+			snprintf(key, sizeof(key), "owner:obj:%s", sym_name(o));
+			implies("call:register_filesystem", key);
+		}
+		return;
+	}
 	if (expr->op != '=' || !m || !m->ident ||
 	    strcmp(show_ident(m->ident), "owner") || !is_module_pointer(m))
 		return;
 	c = member_container(m);
+	(void)c;
 	/* lv is "*(base + offset)": the object is at base */
 	if (addr_key(strip_expr(lv->unop)->left, key, sizeof(key))) {
 		provide("owner:%s", key);
@@ -81,13 +125,27 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	}
 }
 
+static int own_release;
+
+/* ".release = fn" with fn the module's own code */
+static void find_own_release(struct symbol *obj, struct symbol *member,
+			     struct expression *value, unsigned long offset)
+{
+	struct symbol *fn = expr_symbol(value);
+
+	if (member && member->ident &&
+	    !strcmp(show_ident(member->ident), "release") && fn &&
+	    ml_is_function(fn) && is_own_symbol(fn))
+		own_release = 1;
+}
+
 static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
 	struct expression *v;
 	struct finding f;
 	const char *where;
-	char path[128], tname[128];
+	char path[128], tname[128], embedded[128], *dot;
 	unsigned long off;
 
 	if (!tu.is_module || !is_own_symbol(obj))
@@ -95,12 +153,16 @@ static void owner_object(struct symbol *obj)
 	c = find_owner_path(obj, path, sizeof(path), &off);
 	if (!c)
 		return;
+	snprintf(embedded, sizeof(embedded), "%s", path);
+	dot = strchr(embedded, '.');
 	where = kb_lookup_owner(type_name(c));
 	if (!where)
 		return;		/* core code never reads this owner */
 	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
 	if (v && !is_zero_constant(v))
 		return;
+	own_release = 0;
+	for_each_init_leaf(obj, obj->initializer, find_own_release);
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
 	memset(&f, 0, sizeof(f));
@@ -115,7 +177,21 @@ static void owner_object(struct symbol *obj)
 	f.unless[1] = strdup(strcat(strcpy(path, "owner-type:"), tname));
 	f.unless[2] = strdup(strcat(strcpy(path, "cdev-init:obj:"), sym_name(obj)));
 	f.unless[3] = strdup(strcat(strcpy(path, "owner-type:"), type_name(c)));
+	if (!own_release)
+		f.unless[4] = strdup(strcat(strcpy(path, "proxied:obj:"),
+					    sym_name(obj)));
 	f.requires[0] = strdup(strcat(strcpy(path, "ref:obj:"), sym_name(obj)));
+	if (dot) {
+		/*
+		 * The owner is in an embedded struct (platform_driver.driver):
+		 * a subsystem registration that takes the outer object sets
+		 * it or does not pin it; only the embedded struct handed to
+		 * the core directly (driver_register(&x.driver)) is exposed.
+		 */
+		snprintf(path, sizeof(path), "passed:obj:%s.%.*s",
+			 sym_name(obj), (int)(dot - embedded), embedded);
+		f.requires[1] = strdup(path);
+	}
 	report(&f);
 }
 

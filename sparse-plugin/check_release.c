@@ -203,7 +203,7 @@ static int is_logging(const char *name)
 {
 	static const char *const prefixes[] = {
 		"printk", "_printk", "pr_", "dev_", "_dev_", "__dynamic_",
-		"netdev_", "WARN", "__warn", NULL
+		"netdev_", "WARN", "__warn", "__compiletime_assert", NULL
 	};
 	int i;
 
@@ -241,9 +241,14 @@ static int does_nothing(struct statement *stmt)
 		if (!e || e->type != EXPR_CALL)
 			return 0;
 		callee = expr_symbol(e->fn);
-		return callee && callee->ident && is_logging(show_ident(callee->ident));
+		return callee && callee->ident &&
+		       (callee->builtin || is_logging(show_ident(callee->ident)));
 	case STMT_IF:
 		return does_nothing(stmt->if_true) && does_nothing(stmt->if_false);
+	case STMT_ITERATOR:	/* do { logging } while (0) */
+		return does_nothing(stmt->iterator_pre_statement) &&
+		       does_nothing(stmt->iterator_statement) &&
+		       does_nothing(stmt->iterator_post_statement);
 	default:
 		return 0;
 	}

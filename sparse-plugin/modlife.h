@@ -77,6 +77,7 @@ int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
 const char *addr_key(struct expression *addr, char *buf, size_t len);
 struct symbol *addr_struct(struct expression *addr);
+struct symbol *addr_member(struct expression *addr);
 const char *callee_name(struct symbol *callee);
 struct expression *init_leaf_at(struct expression *init, unsigned long want,
 				struct ident *member);
@@ -113,7 +114,7 @@ void fact_pos(struct position pos);
 void fact_end(void);
 void provide(const char *fmt, ...) FORMAT_ATTR(1);
 
-#define MAX_KEYS 4
+#define MAX_KEYS 6
 struct finding {
 	const char *rule;
 	struct position pos;

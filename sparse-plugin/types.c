@@ -377,14 +377,10 @@ static struct symbol *struct_member_at(struct symbol *st, unsigned long off)
 }
 
 /* The member whose address a "base + offset" expression computes. */
-static struct symbol *addr_member(struct expression *addr)
+struct symbol *addr_member(struct expression *addr)
 {
-	struct symbol *t = strip_type(addr->ctype), *parent;
+	struct symbol *parent;
 
-	if (t && t->type == SYM_PTR && t->ctype.base_type &&
-	    t->ctype.base_type->type == SYM_NODE &&
-	    t->ctype.base_type->ident)
-		return t->ctype.base_type;	/* "&x->m", evaluated */
 	if (!addr->right || addr->right->type != EXPR_VALUE)
 		return NULL;
 	parent = addr_struct(addr->left);

@@ -1,0 +1,1117 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find registered platform devices, kobjects, ksets and devices with static storage in modules
+///
+/// Module data is freed at unload whatever the reference count of an
+/// object in it says.  A static struct platform_device, struct kobject,
+/// struct kset or struct device (or a static struct that embeds one by
+/// value and registers that member) that is registered with the driver
+/// core can be reached by a late kobject_put() (an open sysfs file, a
+/// device link, CONFIG_DEBUG_KOBJECT_RELEASE) after the module is gone:
+/// the core then writes to freed memory and calls a release callback that
+/// is gone with it.  Let the core allocate the object instead.  Only files
+/// that can be unloaded (they have a module_exit()) are considered.
+///
+/// Patch mode rewrites the two common shapes where it is safe:
+/// a static struct platform_device with only .name, .id, .resource/
+/// .num_resources and .dev.release/.dev.platform_data (= &var) becomes a
+/// pointer set by platform_device_register_simple()/_data()/_resndata()
+/// (a trivial hand-written release, empty or only logging, is dropped:
+/// the core's platform_device_release() frees the device), and a static
+/// struct kobject added with kobject_init_and_add(&k, &ktype, parent,
+/// "literal") whose ktype has only a trivial .release (and optionally
+/// .sysfs_ops = &kobj_sysfs_ops) becomes kobject_create_and_add().  All
+/// &NAME become NAME and NAME.f becomes NAME->f.  Anything else (other
+/// fields, uses of the object before it is registered, in static
+/// initializers or by value, a format with arguments) is only reported.
+///
+//# False positives: an object that is registered but provably released
+//# before the module text and data go away (nothing else ever takes a
+//# reference) is still reported: the pattern is unsafe under
+//# CONFIG_DEBUG_KOBJECT_RELEASE anyway.  Missed: objects registered
+//# through another pointer or from another file of a multi-file module,
+//# platform devices registered through an array that is not a literal
+//# struct platform_device *A[] = { &x, ... } passed to
+//# platform_add_devices(), members nested more than two levels deep.
+//# The patch keeps platform data by copy (platform_device_register_data()
+//# duplicates it): code that changes the original after registration no
+//# longer reaches the device.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 The modlife authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Options: --no-includes --include-headers
+// Keywords: static, platform_device, kobject, release, module unload
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+// The file is module code that can be unloaded.
+@mod@
+declarer name module_exit;
+identifier exitfn;
+@@
+
+module_exit(exitfn);
+
+@initialize:python@
+@@
+
+import re
+
+_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
+                  "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
+
+def so_toks(s):
+	return _TOK.findall(s)
+
+def so_split(tokens, sep=","):
+	"""Split a token list at top-level separators."""
+	out, cur, depth = [], [], 0
+	for t in tokens:
+		if t in "([{":
+			depth += 1
+		elif t in ")]}":
+			depth -= 1
+		if t == sep and depth == 0:
+			out.append(cur)
+			cur = []
+		else:
+			cur.append(t)
+	out.append(cur)
+	return out
+
+def so_parse_init(tokens):
+	"""{ .a = x, .b = { .c = y } } -> {'a': [x], 'b.c': [y]}; None if
+	anything is not a designated field."""
+	if len(tokens) < 2 or tokens[0] != "{" or tokens[-1] != "}":
+		return None
+	fields = {}
+	for item in so_split(tokens[1:-1]):
+		if not item:
+			continue
+		path, i = [], 0
+		while i + 1 < len(item) and item[i] == ".":
+			path.append(item[i + 1])
+			i += 2
+		if not path or i >= len(item) or item[i] != "=" or i + 1 >= len(item):
+			return None
+		val = item[i + 1:]
+		key = ".".join(path)
+		if val[0] == "{":
+			sub = so_parse_init(val)
+			if sub is None:
+				return None
+			for k, v in sub.items():
+				fields[key + "." + k] = v
+		else:
+			fields[key] = val
+	return fields
+
+_LOG = re.compile(r"^(pr_\w+|printk\w*|dev_(dbg|vdbg|info|notice|warn|err|crit|"
+                  r"alert|emerg|printk|level)(_once|_ratelimited)?)$")
+
+def so_trivial_body(text):
+	"""Empty, or only logging calls, struct pointer declarations set from
+	container_of()/to_*() or a member chain, empty statements and return;."""
+	toks = so_toks(text)
+	if toks and toks[-1] != ";":
+		return False
+	for st in so_split(toks, ";"):
+		if not st or st == ["return"]:
+			continue
+		if _LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
+			continue
+		s = " ".join(st)
+		if re.match(r"^(const )?struct \w+ \* \w+( = ((container_of|to_\w+) \( .* \)|\w+( (->|\.) \w+)*))?$", s):
+			continue
+		return False
+	return True
+
+def so_ident(tokens):
+	return len(tokens) == 1 and re.match(r"^[A-Za-z_]\w*$", tokens[0]) is not None
+
+so_bad = set()		# (file, NAME) that cannot be rewritten safely
+so_trivial = set()	# (file, function) with a trivial body
+so_funcs = set()	# (file, function) defined in the file
+so_uses = {}		# (file, NAME) -> [(fn, line, col, good)]
+so_regs = {}		# (file, NAME) -> [(fn, line, col)]
+so_calls = {}		# file -> [(fn, callee, line, col)]
+so_keep = set()		# (file, identifier) still referenced after the patch
+so_rel = {}		# (file, NAME) -> release function to drop if unused
+so_kt = {}		# (file, NAME) -> kobj_type
+so_member = {}		# (file, NAME) -> registered member path
+so_rm = set()		# (file, function) release of a rewritten object
+
+# Scripts bind this name (which never occurs in C code) instead of
+# dropping a match: cocci.include_match(False) would drop the bindings
+# of every earlier rule of that environment too.
+SO_SKIP = "modlife_static_object_skip__"
+
+def so_key(p, name):
+	return (p[0].file, name)
+
+def so_pos(p):
+	return (int(p[0].line), int(p[0].column))
+
+def so_good(key, pos):
+	l = so_uses.get(key, [])
+	for i, u in enumerate(l):
+		if u[1:3] == pos:
+			l[i] = u[:3] + (True,)
+
+def so_message(T, NAME, j0):
+	t = " ".join(T.split())
+	lead = "WARNING: static %s %s is registered: its memory is freed at module unload whatever its refcount; " % (t, NAME)
+	if t == "struct platform_device":
+		msg = lead + "use platform_device_register_simple()/platform_device_alloc()"
+	elif t == "struct kobject":
+		msg = lead + "use kobject_create_and_add()"
+	elif t == "struct kset":
+		msg = lead + "use kset_create_and_add()"
+	elif t == "struct device":
+		msg = lead + "use device_create() or a kzalloc()ed device freed by its release()"
+	else:
+		member = so_member.get(so_key(j0, NAME), NAME)
+		msg = ("WARNING: static %s %s embeds the registered %s: its memory is freed at module unload whatever its refcount; "
+		       "kzalloc() it and free it in the release() callback" % (t, NAME, member))
+	return msg
+
+def so_unsafe_uses(key):
+	"""Uses other than &NAME / NAME.f inside functions, or uses before the
+	registration (also through a same-file function called before it)."""
+	f = key[0]
+	uses = so_uses.get(key, [])
+	for (fn, l, c, good) in uses:
+		if not good or (f, fn) not in so_funcs:
+			return True
+	users = set(u[0] for u in uses)
+	for (rfn, rl, rc) in so_regs.get(key, []):
+		for (fn, l, c, good) in uses:
+			if fn == rfn and (l, c) < (rl, rc):
+				return True
+		for (fn, callee, l, c) in so_calls.get(f, []):
+			if fn == rfn and (l, c) < (rl, rc) and callee in users and callee != rfn:
+				return True
+	return False
+
+// ----------------------------------------------------------------------------
+// Registered static objects (report, context, org).
+
+@pdreg depends on mod@
+identifier NAME;
+@@
+
+(
+ platform_device_register(&NAME)
+|
+ platform_device_add(&NAME)
+)
+
+// platform_add_devices(A, n) with A = { &NAME, ... }
+@pdadd depends on mod@
+identifier A;
+@@
+
+ platform_add_devices(A, ...)
+
+@pdarr@
+identifier pdadd.A, NAME;
+@@
+
+ struct platform_device *A[] = { ..., &NAME, ... };
+
+@pddef@
+identifier pdreg.NAME;
+position p;
+@@
+
+(
+ static struct platform_device NAME@p = { ... };
+|
+ static struct platform_device NAME@p;
+)
+
+@pddefa@
+identifier pdarr.NAME;
+position p;
+@@
+
+(
+ static struct platform_device NAME@p = { ... };
+|
+ static struct platform_device NAME@p;
+)
+
+@koreg depends on mod@
+identifier NAME;
+@@
+
+(
+ kobject_init_and_add(&NAME, ...)
+|
+ kobject_add(&NAME, ...)
+)
+
+@kodef@
+identifier koreg.NAME;
+position p;
+@@
+
+(
+ static struct kobject NAME@p = { ... };
+|
+ static struct kobject NAME@p;
+)
+
+@ksreg depends on mod@
+identifier NAME;
+@@
+
+ kset_register(&NAME)
+
+@ksdef@
+identifier ksreg.NAME;
+position p;
+@@
+
+(
+ static struct kset NAME@p = { ... };
+|
+ static struct kset NAME@p;
+)
+
+@devreg depends on mod@
+identifier NAME;
+@@
+
+(
+ device_register(&NAME)
+|
+ device_add(&NAME)
+)
+
+@devdef@
+identifier devreg.NAME;
+position p;
+@@
+
+(
+ static struct device NAME@p = { ... };
+|
+ static struct device NAME@p;
+)
+
+// A registered member of a static struct: device_register(&foo.dev).
+@memreg depends on mod@
+identifier NAME, F, G;
+expression E;
+position q;
+@@
+
+(
+ \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F)
+|
+ \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F.G)
+|
+ \(kobject_init_and_add\|kobject_add\)(&NAME@q.F, ...)
+|
+ \(kobject_init_and_add\|kobject_add\)(&NAME@q.F.G, ...)
+|
+ cdev_device_add(E, &NAME@q.F)
+|
+ cdev_device_add(E, &NAME@q.F.G)
+)
+
+@script:python@
+NAME << memreg.NAME;
+F << memreg.F;
+G << memreg.G = "";
+q << memreg.q;
+@@
+
+so_member.setdefault(so_key(q, NAME), "%s.%s%s" % (NAME, F, "." + G if G else ""))
+
+@memdef@
+identifier memreg.NAME;
+type T;
+position p != {pddef.p, pddefa.p, kodef.p, ksdef.p, devdef.p};
+@@
+
+(
+ static T NAME@p = { ... };
+|
+ static T NAME@p;
+)
+
+@ctx depends on !patch && (context || org || report)@
+type T;
+identifier NAME;
+position p = {pddef.p, pddefa.p, kodef.p, ksdef.p, devdef.p, memdef.p};
+position j0;
+@@
+
+(
+ static T
+*	NAME@p@j0
+ = { ... };
+|
+ static T
+*	NAME@p@j0
+ ;
+)
+
+@script:python depends on org@
+T << ctx.T;
+NAME << ctx.NAME;
+j0 << ctx.j0;
+@@
+
+coccilib.org.print_safe_todo(j0[0], so_message(T, NAME, j0))
+
+@script:python depends on report@
+T << ctx.T;
+NAME << ctx.NAME;
+j0 << ctx.j0;
+@@
+
+coccilib.report.print_report(j0[0], so_message(T, NAME, j0))
+
+// ----------------------------------------------------------------------------
+// patch: facts about the file.
+
+@fns depends on patch && (pdreg || koreg)@
+identifier f;
+position fp;
+@@
+
+ f@fp(...) { ... }
+
+@script:python@
+f << fns.f;
+fp << fns.fp;
+@@
+
+so_funcs.add(so_key(fp, f))
+
+@calls depends on patch && (pdreg || koreg)@
+identifier f;
+position c;
+@@
+
+ f@c(...)
+
+@script:python@
+f << calls.f;
+c << calls.c;
+@@
+
+so_calls.setdefault(c[0].file, []).append((c[0].current_element, f) + so_pos(c))
+
+@triv depends on patch && (pdreg || koreg)@
+identifier R, d;
+statement list SL;
+position rp;
+@@
+
+(
+ void R@rp(struct device *d) { SL }
+|
+ void R@rp(struct kobject *d) { SL }
+)
+
+@script:python@
+R << triv.R;
+SL << triv.SL;
+rp << triv.rp;
+@@
+
+if so_trivial_body(SL):
+	so_trivial.add(so_key(rp, R))
+
+// Uses of the objects: good ones are &NAME and NAME.f.
+@anyu_pdreg depends on patch@
+identifier pdreg.NAME;
+position q;
+@@
+
+ NAME@q
+
+@script:python@
+NAME << pdreg.NAME;
+q << anyu_pdreg.q;
+@@
+
+so_uses.setdefault(so_key(q, NAME), []).append((q[0].current_element,) + so_pos(q) + (False,))
+
+@goodu_pdreg depends on patch@
+identifier pdreg.NAME;
+identifier fld;
+position q;
+@@
+
+(
+ &NAME@q
+|
+ NAME@q.fld
+)
+
+@script:python@
+NAME << pdreg.NAME;
+q << goodu_pdreg.q;
+@@
+
+so_good(so_key(q, NAME), so_pos(q))
+
+@anyu_koreg depends on patch@
+identifier koreg.NAME;
+position q;
+@@
+
+ NAME@q
+
+@script:python@
+NAME << koreg.NAME;
+q << anyu_koreg.q;
+@@
+
+so_uses.setdefault(so_key(q, NAME), []).append((q[0].current_element,) + so_pos(q) + (False,))
+
+@goodu_koreg depends on patch@
+identifier koreg.NAME;
+identifier fld;
+position q;
+@@
+
+(
+ &NAME@q
+|
+ NAME@q.fld
+)
+
+@script:python@
+NAME << koreg.NAME;
+q << goodu_koreg.q;
+@@
+
+so_good(so_key(q, NAME), so_pos(q))
+
+// ----------------------------------------------------------------------------
+// patch: platform devices.
+
+// Registration shapes that can be rewritten; any other registration
+// (platform_device_add(), int ret = ..., if ((ret = ...)), ...) is unsafe.
+@pd_dead depends on patch@
+identifier pdreg.NAME;
+identifier E;
+expression X;
+position c;
+@@
+
+ E = platform_device_register@c(&NAME);
+(
+ if (E) return E;
+|
+ if (E < 0) return E;
+|
+ if (E) { return E; }
+|
+ if (E < 0) { return E; }
+)
+ ... when != E
+(
+ E = X;
+|
+ return 0;
+)
+
+@pd_shape depends on patch@
+identifier pdreg.NAME;
+expression E;
+statement S1, S2;
+position c;
+@@
+
+(
+ return platform_device_register@c(&NAME);
+|
+ E = platform_device_register@c(&NAME);
+|
+ if (platform_device_register@c(&NAME)) S1 else S2
+|
+ if (platform_device_register@c(&NAME)) S1
+|
+ platform_device_register@c(&NAME);
+)
+
+@pd_reg depends on patch@
+identifier pdreg.NAME;
+position c;
+@@
+
+ platform_device_register@c(&NAME)
+
+@script:python@
+NAME << pdreg.NAME;
+c << pd_reg.c;
+@@
+
+so_regs.setdefault(so_key(c, NAME), []).append((c[0].current_element,) + so_pos(c))
+
+@pd_unsup depends on patch@
+identifier pdreg.NAME;
+position c != pd_shape.c;
+position q;
+@@
+
+(
+ platform_device_register@c(&NAME@q)
+|
+ platform_device_add(&NAME@q)
+)
+
+@script:python@
+NAME << pdreg.NAME;
+q << pd_unsup.q;
+@@
+
+so_bad.add(so_key(q, NAME))
+
+@pdini depends on patch@
+identifier pdreg.NAME;
+initializer INI;
+position p;
+@@
+
+ static struct platform_device NAME@p = INI;
+
+@script:python pdok@
+NAME << pdreg.NAME;
+INI << pdini.INI;
+p << pdini.p;
+PNAME;
+CALL;
+@@
+
+key = so_key(p, NAME)
+fields = so_parse_init(so_toks(INI))
+call = None
+if key not in so_bad and fields is not None and "name" in fields and not so_unsafe_uses(key):
+	allowed = set(["name", "id", "resource", "num_resources", "dev.release", "dev.platform_data"])
+	rel = fields.get("dev.release")
+	pd = fields.get("dev.platform_data")
+	res = fields.get("resource")
+	nr = fields.get("num_resources")
+	ok = set(fields) <= allowed and (res is None) == (nr is None)
+	if rel is not None:
+		ok = ok and so_ident(rel) and (p[0].file, rel[0]) in so_trivial
+	if pd is not None:
+		ok = ok and len(pd) == 2 and pd[0] == "&" and so_ident(pd[1:])
+	if ok:
+		n = " ".join(fields["name"])
+		i = " ".join(fields.get("id", ["0"]))
+		if pd is not None and res is not None:
+			call = "platform_device_register_resndata(NULL, %s, %s, %s, %s, &%s, sizeof(%s))" % (
+				n, i, " ".join(res), " ".join(nr), pd[1], pd[1])
+		elif pd is not None:
+			call = "platform_device_register_data(NULL, %s, %s, &%s, sizeof(%s))" % (n, i, pd[1], pd[1])
+		elif res is not None:
+			call = "platform_device_register_simple(%s, %s, %s, %s)" % (n, i, " ".join(res), " ".join(nr))
+		else:
+			call = "platform_device_register_simple(%s, %s, NULL, 0)" % (n, i)
+		if rel is not None:
+			so_rel[key] = rel[0]
+if call is None:
+	coccinelle.PNAME = cocci.make_ident(SO_SKIP)
+	coccinelle.CALL = cocci.make_expr(SO_SKIP)
+else:
+	coccinelle.PNAME = cocci.make_ident(NAME)
+	coccinelle.CALL = cocci.make_expr(call)
+
+@pdfix1 depends on patch@
+identifier pdok.PNAME;
+expression pdok.CALL;
+identifier E;
+position pd_dead.c;
+@@
+
+- E = platform_device_register@c(&PNAME);
++ PNAME = CALL;
++ if (IS_ERR(PNAME))
++	return PTR_ERR(PNAME);
+(
+- if (E) return E;
+|
+- if (E < 0) return E;
+|
+- if (E) { return E; }
+|
+- if (E < 0) { return E; }
+)
+
+// The return variable of the rewritten "E = register(); if (E) return E;"
+// may now be unused.
+@script:python pdretsel depends on patch@
+E << pdfix1.E;
+c << pd_dead.c;
+FN;
+RET;
+@@
+
+coccinelle.FN = cocci.make_ident(c[0].current_element)
+coccinelle.RET = cocci.make_ident(E)
+
+@pdret depends on patch@
+identifier pdretsel.FN, pdretsel.RET;
+type T;
+expression C;
+@@
+
+ FN(...) {
+ ... when != RET
+(
+- T RET;
+|
+- T RET = C;
+)
+ ... when != RET
+ }
+
+@pdfix2 depends on patch@
+identifier pdok.PNAME;
+expression pdok.CALL;
+expression E;
+statement S1, S2;
+@@
+
+(
+- return platform_device_register(&PNAME);
++ PNAME = CALL;
++ return PTR_ERR_OR_ZERO(PNAME);
+|
+- E = platform_device_register(&PNAME);
++ PNAME = CALL;
++ E = PTR_ERR_OR_ZERO(PNAME);
+|
++ PNAME = CALL;
+  if (
+- platform_device_register(&PNAME)
++ IS_ERR(PNAME)
+  ) S1 else S2
+|
++ PNAME = CALL;
+  if (
+- platform_device_register(&PNAME)
++ IS_ERR(PNAME)
+  ) S1
+|
+- platform_device_register(&PNAME);
++ PNAME = CALL;
+)
+
+@pdfix3 depends on patch@
+identifier pdok.PNAME;
+@@
+
+- static struct platform_device PNAME = { ... };
++ static struct platform_device *PNAME;
+
+// ----------------------------------------------------------------------------
+// patch: kobjects.
+
+@kocall depends on patch@
+identifier koreg.NAME, KT;
+expression P, FMT;
+position c;
+@@
+
+ kobject_init_and_add@c(&NAME, &KT, P, FMT)
+
+@script:python@
+NAME << koreg.NAME;
+KT << kocall.KT;
+FMT << kocall.FMT;
+c << kocall.c;
+@@
+
+key = so_key(c, NAME)
+so_regs.setdefault(key, []).append((c[0].current_element,) + so_pos(c))
+if not re.match("^\"[^\"%\\\\]*\"$", FMT.strip()) or so_kt.get(key, KT) != KT:
+	so_bad.add(key)
+so_kt[key] = KT
+
+@ko_dead depends on patch@
+identifier koreg.NAME;
+identifier E;
+expression X;
+position c;
+@@
+
+ E = kobject_init_and_add@c(&NAME, ...);
+(
+ if (E) return E;
+|
+ if (E < 0) return E;
+|
+ if (E) { return E; }
+|
+ if (E < 0) { return E; }
+|
+ if (E) { kobject_put(&NAME); return E; }
+|
+ if (E < 0) { kobject_put(&NAME); return E; }
+)
+ ... when != E
+(
+ E = X;
+|
+ return 0;
+)
+
+@ko_shape depends on patch@
+identifier koreg.NAME;
+expression E;
+statement S1, S2;
+position c;
+@@
+
+(
+ return kobject_init_and_add@c(&NAME, ...);
+|
+ E = kobject_init_and_add@c(&NAME, ...);
+|
+ if (kobject_init_and_add@c(&NAME, ...)) S1 else S2
+|
+ if (kobject_init_and_add@c(&NAME, ...)) S1
+|
+ kobject_init_and_add@c(&NAME, ...);
+)
+
+@ko_unsup depends on patch@
+identifier koreg.NAME;
+position c != ko_shape.c;
+position q;
+@@
+
+(
+ kobject_init_and_add@c(&NAME@q, ...)
+|
+ kobject_add(&NAME@q, ...)
+|
+ kobject_init(&NAME@q, ...)
+)
+
+@script:python@
+NAME << koreg.NAME;
+q << ko_unsup.q;
+@@
+
+so_bad.add(so_key(q, NAME))
+
+// kobject_init_and_add(&NAME, fmt, args...) or a ktype that is not &KT.
+@ko_args depends on patch@
+identifier koreg.NAME;
+position c != kocall.c;
+position q;
+@@
+
+ kobject_init_and_add@c(&NAME@q, ...)
+
+@script:python@
+NAME << koreg.NAME;
+q << ko_args.q;
+@@
+
+so_bad.add(so_key(q, NAME))
+
+@koini depends on patch@
+identifier koreg.NAME;
+position p;
+@@
+
+ static struct kobject NAME@p;
+
+// The kobj_type: only a trivial .release and the default sysfs_ops.
+@kokt depends on patch@
+identifier kocall.KT;
+initializer INI;
+position p;
+@@
+
+ struct kobj_type KT@p = INI;
+
+@script:python@
+KT << kocall.KT;
+INI << kokt.INI;
+p << kokt.p;
+@@
+
+fields = so_parse_init(so_toks(INI))
+ok = fields is not None and set(fields) <= set(["release", "sysfs_ops"])
+if ok and "sysfs_ops" in fields:
+	ok = fields["sysfs_ops"] == ["&", "kobj_sysfs_ops"]
+if ok and "release" in fields:
+	ok = so_ident(fields["release"]) and (p[0].file, fields["release"][0]) in so_trivial
+if ok:
+	so_trivial.add((p[0].file, "ktype:" + KT))
+	if "release" in fields:
+		so_rel[(p[0].file, "ktype:" + KT)] = fields["release"][0]
+
+@script:python kook@
+NAME << koreg.NAME;
+p << koini.p;
+PNAME;
+@@
+
+key = so_key(p, NAME)
+kt = so_kt.get(key)
+if key in so_bad or kt is None or (p[0].file, "ktype:" + kt) not in so_trivial or so_unsafe_uses(key):
+	coccinelle.PNAME = cocci.make_ident(SO_SKIP)
+else:
+	coccinelle.PNAME = cocci.make_ident(NAME)
+
+@kofix1 depends on patch@
+identifier kook.PNAME, KT;
+identifier E;
+expression P, FMT;
+position ko_dead.c;
+@@
+
+- E = kobject_init_and_add@c(&PNAME, &KT, P, FMT);
++ PNAME = kobject_create_and_add(FMT, P);
++ if (!PNAME)
++	return -ENOMEM;
+(
+- if (E) return E;
+|
+- if (E < 0) return E;
+|
+- if (E) { return E; }
+|
+- if (E < 0) { return E; }
+|
+- if (E) { kobject_put(&PNAME); return E; }
+|
+- if (E < 0) { kobject_put(&PNAME); return E; }
+)
+
+// The return variable of the rewritten "E = register(); if (E) return E;"
+// may now be unused.
+@script:python koretsel depends on patch@
+E << kofix1.E;
+c << ko_dead.c;
+FN;
+RET;
+@@
+
+coccinelle.FN = cocci.make_ident(c[0].current_element)
+coccinelle.RET = cocci.make_ident(E)
+
+@koret depends on patch@
+identifier koretsel.FN, koretsel.RET;
+type T;
+expression C;
+@@
+
+ FN(...) {
+ ... when != RET
+(
+- T RET;
+|
+- T RET = C;
+)
+ ... when != RET
+ }
+
+@kofix2 depends on patch@
+identifier kook.PNAME, KT;
+expression P, FMT, E;
+statement S1, S2;
+@@
+
+(
+- return kobject_init_and_add(&PNAME, &KT, P, FMT);
++ PNAME = kobject_create_and_add(FMT, P);
++ if (!PNAME)
++	return -ENOMEM;
++ return 0;
+|
+- E = kobject_init_and_add(&PNAME, &KT, P, FMT);
++ PNAME = kobject_create_and_add(FMT, P);
++ E = PNAME ? 0 : -ENOMEM;
+|
++ PNAME = kobject_create_and_add(FMT, P);
+  if (
+- kobject_init_and_add(&PNAME, &KT, P, FMT)
++ !PNAME
+  ) S1 else S2
+|
++ PNAME = kobject_create_and_add(FMT, P);
+  if (
+- kobject_init_and_add(&PNAME, &KT, P, FMT)
++ !PNAME
+  ) S1
+|
+- kobject_init_and_add(&PNAME, &KT, P, FMT);
++ PNAME = kobject_create_and_add(FMT, P);
+)
+
+@kofix3 depends on patch@
+identifier kook.PNAME;
+@@
+
+- static struct kobject PNAME;
++ static struct kobject *PNAME;
+
+// ----------------------------------------------------------------------------
+// patch: the object is now a pointer.
+
+@objfix_pdok depends on patch@
+identifier pdok.PNAME;
+identifier fld;
+@@
+
+(
+- &PNAME
++ PNAME
+|
+- PNAME.fld
++ PNAME->fld
+)
+
+@objfix_kook depends on patch@
+identifier kook.PNAME;
+identifier fld;
+@@
+
+(
+- &PNAME
++ PNAME
+|
+- PNAME.fld
++ PNAME->fld
+)
+
+// The kobj_type, then the release functions, if nothing uses them any more.
+@script:python ktsel@
+NAME << kook.PNAME;
+p << koini.p;
+KT;
+@@
+
+kt = so_kt.get(so_key(p, NAME))
+if kt is None:
+	coccinelle.KT = cocci.make_ident(SO_SKIP)
+else:
+	coccinelle.KT = cocci.make_ident(kt)
+
+@ktuse depends on patch@
+identifier ktsel.KT;
+position u;
+@@
+
+ KT@u
+
+@script:python@
+KT << ktsel.KT;
+u << ktuse.u;
+@@
+
+so_keep.add(so_key(u, "ktype:" + KT))
+
+@script:python ktrm@
+KT << ktsel.KT;
+p << koini.p;
+KT2;
+@@
+
+if (p[0].file, "ktype:" + KT) in so_keep:
+	coccinelle.KT2 = cocci.make_ident(SO_SKIP)
+else:
+	coccinelle.KT2 = cocci.make_ident(KT)
+
+@ktfix depends on patch@
+identifier ktrm.KT2;
+@@
+
+- struct kobj_type KT2 = { ... };
+
+@script:python relsel@
+NAME << pdreg.NAME;
+p << pdini.p;
+REL;
+@@
+
+r = so_rel.get(so_key(p, NAME))
+if r is None:
+	coccinelle.REL = cocci.make_ident(SO_SKIP)
+else:
+	so_rm.add((p[0].file, r))
+	coccinelle.REL = cocci.make_ident(r)
+
+@script:python relselk@
+KT << ktrm.KT2;
+p << koini.p;
+REL;
+@@
+
+r = so_rel.get((p[0].file, "ktype:" + KT))
+if r is None:
+	coccinelle.REL = cocci.make_ident(SO_SKIP)
+else:
+	so_rm.add((p[0].file, r))
+	coccinelle.REL = cocci.make_ident(r)
+
+@reluse_relsel depends on patch@
+identifier relsel.REL;
+position u;
+@@
+
+ REL@u
+
+@script:python@
+R << relsel.REL;
+u << reluse_relsel.u;
+@@
+
+so_keep.add(so_key(u, R))
+
+@reluse_relselk depends on patch@
+identifier relselk.REL;
+position u;
+@@
+
+ REL@u
+
+@script:python@
+R << relselk.REL;
+u << reluse_relselk.u;
+@@
+
+so_keep.add(so_key(u, R))
+
+@script:python relrm@
+R << triv.R;
+rp << triv.rp;
+R2;
+@@
+
+key = so_key(rp, R)
+if key in so_keep or key not in so_rm:
+	coccinelle.R2 = cocci.make_ident(SO_SKIP)
+else:
+	coccinelle.R2 = cocci.make_ident(R)
+
+@relfix depends on patch@
+identifier relrm.R2, d;
+type T;
+@@
+
+- void R2(T *d) { ... }
+
+@relproto depends on patch@
+identifier relrm.R2;
+@@
+
+- void R2(...);

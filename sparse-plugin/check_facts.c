@@ -74,10 +74,10 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 			fact_begin("icall");
 			fact_str("from", from);
 			fact_str("struct", st);
-			fact_str("member", show_ident(m->ident));
+			fact_str("member", id_str(m->ident));
 			fact_pos(call->pos);
 			fact_end();
-			graph_icall(from, st, show_ident(m->ident));
+			graph_icall(from, st, id_str(m->ident));
 		}
 		return;
 	}
@@ -118,13 +118,13 @@ static void store_fact(const char *how, struct symbol *member,
 	snprintf(fname, sizeof(fname), "%s", sym_name(fn));
 	fact_begin("store");
 	fact_str("struct", st);
-	fact_str("member", show_ident(member->ident));
+	fact_str("member", id_str(member->ident));
 	fact_str("fn", fname);
 	fact_str("obj", obj);
 	fact_str("how", how);
 	fact_pos(pos);
 	fact_end();
-	graph_store(st, show_ident(member->ident), fname, obj);
+	graph_store(st, id_str(member->ident), fname, obj);
 }
 
 static void facts_assign(struct walk_ctx *ctx, struct expression *expr)

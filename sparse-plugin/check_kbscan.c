@@ -51,7 +51,7 @@ static int owner_sources(struct expression *e, struct symbol **out, int n)
 		return owner_sources(e->cond_false, out, n);
 	}
 	m = member_of_lvalue(e);
-	if (m && m->ident && !strcmp(show_ident(m->ident), "owner") &&
+	if (m && m->ident && !strcmp(id_str(m->ident), "owner") &&
 	    is_module_pointer(m)) {
 		struct symbol *c = member_container(m);
 
@@ -82,7 +82,7 @@ static void flow(struct walk_ctx *ctx, struct expression *dst,
 	if (!n)
 		return;
 	m = member_of_lvalue(dst);
-	if (m && m->ident && !strcmp(show_ident(m->ident), "owner") &&
+	if (m && m->ident && !strcmp(id_str(m->ident), "owner") &&
 	    is_module_pointer(m) && member_container(m)) {
 		char to[256];
 

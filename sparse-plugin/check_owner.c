@@ -31,9 +31,46 @@ struct cdev_init_site {
 static struct cdev_init_site *sites;
 static int nsites;
 
+/*
+ * "inode->i_fop = fops" where fops is a parameter of fn: the callers'
+ * objects (ibmasmfs_create_file(..., &command_fops)) are the files.
+ */
+struct flow {
+	char fn[KEYLEN];
+	int param;
+	char obj[KEYLEN];	/* set for call sites, empty for the sink */
+};
+static struct flow *flows;
+static int nflows;
+
+static void add_flow(const char *fn, int param, const char *obj)
+{
+	flows = realloc(flows, (nflows + 1) * sizeof(*flows));
+	snprintf(flows[nflows].fn, KEYLEN, "%s", fn);
+	flows[nflows].param = param;
+	snprintf(flows[nflows].obj, KEYLEN, "%s", obj ? obj : "");
+	nflows++;
+}
+
+static int param_index(struct symbol *fn, struct symbol *sym)
+{
+	struct symbol *arg, *t = strip_type(fn);
+	int i = 0;
+
+	if (!t || t->type != SYM_FN)
+		return -1;
+	FOR_EACH_PTR(t->arguments, arg) {
+		if (arg == sym)
+			return i;
+		i++;
+	} END_FOR_EACH_PTR(arg);
+	return -1;
+}
+
 static void owner_begin_tu(void)
 {
 	nsites = 0;
+	nflows = 0;
 }
 
 static void owner_call(struct walk_ctx *ctx, struct expression *call,
@@ -69,8 +106,19 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		m = addr_member(e);
 		if (m && m->ident)
 			provide("passed:obj:%s.%s", sym_name(o),
-				show_ident(m->ident));
+				id_str(m->ident));
 	} END_FOR_EACH_PTR(arg);
+	if (name) {
+		int i = 0;
+
+		FOR_EACH_PTR(call->args, arg) {
+			struct symbol *o = expr_symbol(arg);
+
+			if (o && is_static_object(o))
+				add_flow(name, i, sym_name(o));
+			i++;
+		} END_FOR_EACH_PTR(arg);
+	}
 	if (pinned) {
 		/* registration wrappers pass THIS_MODULE with the object */
 		FOR_EACH_PTR(call->args, arg) {
@@ -101,18 +149,21 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	char key[KEYLEN];
 
 	if (expr->op == '=' && m && m->ident &&
-	    !strcmp(show_ident(m->ident), "i_fop")) {
+	    !strcmp(id_str(m->ident), "i_fop")) {
 		struct symbol *o = expr_symbol(expr->right);
 
 		/* files of the module's own filesystem: a mount pins it */
 		if (o && is_static_object(o)) {
 			snprintf(key, sizeof(key), "owner:obj:%s", sym_name(o));
 			implies("call:register_filesystem", key);
+		} else if (o && ctx->fn && param_index(ctx->fn, o) >= 0) {
+			add_flow(sym_name(ctx->fn), param_index(ctx->fn, o),
+				 NULL);
 		}
 		return;
 	}
 	if (expr->op != '=' || !m || !m->ident ||
-	    strcmp(show_ident(m->ident), "owner") || !is_module_pointer(m))
+	    strcmp(id_str(m->ident), "owner") || !is_module_pointer(m))
 		return;
 	c = member_container(m);
 	(void)c;
@@ -134,7 +185,7 @@ static void find_own_release(struct symbol *obj, struct symbol *member,
 	struct symbol *fn = expr_symbol(value);
 
 	if (member && member->ident &&
-	    !strcmp(show_ident(member->ident), "release") && fn &&
+	    !strcmp(id_str(member->ident), "release") && fn &&
 	    ml_is_function(fn) && is_own_symbol(fn))
 		own_release = 1;
 }
@@ -197,7 +248,21 @@ static void owner_object(struct symbol *obj)
 
 static void owner_end_tu(void)
 {
-	int i;
+	int i, j;
+
+	for (i = 0; i < nflows; i++) {
+		if (flows[i].obj[0])
+			continue;
+		for (j = 0; j < nflows; j++) {
+			char key[KEYLEN + 16];
+
+			if (!flows[j].obj[0] || flows[j].param != flows[i].param ||
+			    strcmp(flows[j].fn, flows[i].fn))
+				continue;
+			snprintf(key, sizeof(key), "owner:obj:%s", flows[j].obj);
+			implies("call:register_filesystem", key);
+		}
+	}
 
 	for (i = 0; i < nsites; i++) {
 		struct cdev_init_site *s = &sites[i];

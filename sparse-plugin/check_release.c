@@ -43,7 +43,7 @@ static int kobject_bearing(struct symbol *t, int depth)
 	t = strip_type(t);
 	if (!t || depth > 6 || t->type != SYM_STRUCT)
 		return 0;
-	if (t->ident && !strcmp(show_ident(t->ident), "kobject"))
+	if (t->ident && !strcmp(id_str(t->ident), "kobject"))
 		return 1;
 	FOR_EACH_PTR(t->symbol_list, m) {
 		if (kobject_bearing(m, depth + 1))
@@ -72,7 +72,7 @@ static int is_release_slot(struct symbol *member)
 	struct symbol *t, *arg;
 
 	if (!member || !member->ident ||
-	    !ends_with(show_ident(member->ident), "release"))
+	    !ends_with(id_str(member->ident), "release"))
 		return 0;
 	t = strip_type(member);
 	if (!t || t->type != SYM_PTR)
@@ -98,7 +98,7 @@ static void add_install(struct symbol *fn, const char *key,
 	in->pos = pos;
 	snprintf(in->key, sizeof(in->key), "%s", key);
 	snprintf(in->slot, sizeof(in->slot), "%s.%s",
-		 c ? type_name(c) : "?", show_ident(member->ident));
+		 c ? type_name(c) : "?", id_str(member->ident));
 	provide("release-fn:%s", sym_name(fn));
 }
 
@@ -242,7 +242,7 @@ static int does_nothing(struct statement *stmt)
 			return 0;
 		callee = expr_symbol(e->fn);
 		return callee && callee->ident &&
-		       (callee->builtin || is_logging(show_ident(callee->ident)));
+		       (callee->builtin || is_logging(id_str(callee->ident)));
 	case STMT_IF:
 		return does_nothing(stmt->if_true) && does_nothing(stmt->if_false);
 	case STMT_ITERATOR:	/* do { logging } while (0) */

@@ -82,6 +82,7 @@ const char *callee_name(struct symbol *callee);
 struct expression *init_leaf_at(struct expression *init, unsigned long want,
 				struct ident *member);
 const char *sym_name(struct symbol *sym);
+const char *id_str(const struct ident *ident);
 void types_reset(void);
 
 /* walk.c */

@@ -34,9 +34,56 @@ int ml_is_function(struct symbol *sym)
 	return t && t->type == SYM_FN;
 }
 
+/*
+ * sparse's show_ident() formats into one of four rotating buffers, so a
+ * name kept across other calls changes under you. Names here are stable:
+ * one copy per identifier, for the life of the process.
+ */
+struct id_slot {
+	const struct ident *id;
+	char *s;
+};
+static struct id_slot *id_tab;
+static unsigned long id_size, id_used;
+
+static struct id_slot *id_find(const struct ident *ident)
+{
+	unsigned long i = ((unsigned long)ident >> 4) & (id_size - 1);
+
+	while (id_tab[i].id && id_tab[i].id != ident)
+		i = (i + 1) & (id_size - 1);
+	return &id_tab[i];
+}
+
+const char *id_str(const struct ident *ident)
+{
+	struct id_slot *slot;
+
+	if (!ident)
+		return "<noident>";
+	if ((id_used + 1) * 2 > id_size) {
+		struct id_slot *old = id_tab;
+		unsigned long j, n = id_size;
+
+		id_size = n ? n * 2 : 1024;
+		id_tab = calloc(id_size, sizeof(*id_tab));
+		for (j = 0; j < n; j++)
+			if (old[j].id)
+				*id_find(old[j].id) = old[j];
+		free(old);
+	}
+	slot = id_find(ident);
+	if (!slot->id) {
+		slot->id = ident;
+		slot->s = strndup(ident->name, ident->len);
+		id_used++;
+	}
+	return slot->s;
+}
+
 const char *sym_name(struct symbol *sym)
 {
-	return sym && sym->ident ? show_ident(sym->ident) : "?";
+	return sym && sym->ident ? id_str(sym->ident) : "?";
 }
 
 /* "struct foo", or the typedef name of an anonymous struct. */
@@ -50,7 +97,7 @@ const char *type_name(struct symbol *t)
 	if (t->ident) {
 		snprintf(buf, sizeof(buf), "%s %s",
 			 t->type == SYM_UNION ? "union" : "struct",
-			 show_ident(t->ident));
+			 id_str(t->ident));
 		return buf;
 	}
 	return show_typename(t);
@@ -70,7 +117,7 @@ int is_module_pointer(struct symbol *member)
 {
 	struct symbol *st = pointee_struct(member);
 
-	return st && st->ident && !strcmp(show_ident(st->ident), "module");
+	return st && st->ident && !strcmp(id_str(st->ident), "module");
 }
 
 /* ---- member -> containing struct ---- */
@@ -207,7 +254,7 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 	if (!ml_is_struct(st))
 		return NULL;
 	FOR_EACH_PTR(st->symbol_list, m) {
-		if (m->ident && !strcmp(show_ident(m->ident), "owner") &&
+		if (m->ident && !strcmp(id_str(m->ident), "owner") &&
 		    is_module_pointer(m)) {
 			snprintf(path, len, "owner");
 			*offset = m->offset;
@@ -225,7 +272,7 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 		if (!found)
 			continue;
 		if (m->ident)
-			snprintf(path, len, "%s.%s", show_ident(m->ident), sub);
+			snprintf(path, len, "%s.%s", id_str(m->ident), sub);
 		else
 			snprintf(path, len, "%s", sub);
 		*offset = m->offset + off;
@@ -298,7 +345,7 @@ int is_this_module(struct expression *e)
 {
 	struct symbol *s = expr_symbol(e);
 
-	return s && s->ident && !strcmp(show_ident(s->ident), "__this_module");
+	return s && s->ident && !strcmp(id_str(s->ident), "__this_module");
 }
 
 /*
@@ -437,7 +484,7 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 		c = m ? member_container(m) : NULL;
 		if (!c)
 			return NULL;
-		snprintf(buf, len, "%s.%s", type_name(c), show_ident(m->ident));
+		snprintf(buf, len, "%s.%s", type_name(c), id_str(m->ident));
 		return buf;
 	case EXPR_PREOP:
 		sym = expr_symbol(addr);
@@ -456,7 +503,7 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 
 const char *callee_name(struct symbol *callee)
 {
-	return callee && callee->ident ? show_ident(callee->ident) : NULL;
+	return callee && callee->ident ? id_str(callee->ident) : NULL;
 }
 
 /*

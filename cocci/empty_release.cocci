@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find empty release callbacks of devices and kobjects in modules
+///
+/// A release callback that does nothing (an empty body, or only pr_*(),
+/// dev_*() logging or printk()) only silences the driver core's "does not
+/// have a release() function, it is broken and must be fixed" warning:
+/// Documentation/core-api/kobject.rst calls it a bug.  The object is never
+/// freed, or is freed by the module at a time its reference count does not
+/// allow, and the empty function is still module text that a late
+/// kobject_put() calls after unload.  Only release functions that take a
+/// struct device * or a struct kobject * and are installed in a module
+/// file (X->release = R, X.dev.release = R, .release = R or
+/// .dev_release = R in an initializer) are reported, at the installing
+/// line.
+///
+/// Patch mode handles the common shape where the allocation is visible:
+/// P = kzalloc(sizeof(*P), ...) (or kmalloc(), or sizeof(struct T)) of a
+/// struct T defined in the file with a struct device member D, then
+/// P->D.release = R in the same function.  R gets
+/// kfree(container_of(dev, struct T, D)) after its logging, and the
+/// module's own kfree(P) right after device_unregister(&P->D) or
+/// put_device(&P->D) is dropped.  It does nothing when R is installed
+/// anywhere else, or when a kfree() of a struct T could still follow a
+/// put (a kfree() later than the put, or in another function that is not
+/// right after a put): the new release would free the object twice.
+///
+//# False positives: an object whose memory belongs to a parent that
+//# frees it in its own release, or a kobject/device embedded in a static
+//# object (that is static-object's finding; both are reported).  Missed:
+//# release functions that do nothing useful but are not just logging
+//# (setting a flag), releases installed through a device_type the
+//# module gets from elsewhere, and releases in other files of a
+//# multi-file module.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 The modlife authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Options: --no-includes --include-headers
+// Keywords: release, kobject, device, container_of, module unload
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+// The file is module code that can be unloaded.
+@mod@
+declarer name module_exit;
+identifier exitfn;
+@@
+
+module_exit(exitfn);
+
+@initialize:python@
+@@
+
+import re
+
+_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
+                  "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
+
+_LOG = re.compile(r"^(pr_\w+|printk\w*|dev_(dbg|vdbg|info|notice|warn|err|crit|"
+                  r"alert|emerg|printk|level)(_once|_ratelimited)?)$")
+
+def er_trivial_body(text):
+	"""Empty, or only logging calls, struct pointer declarations set from
+	container_of()/to_*() or a member chain, empty statements and return;."""
+	toks = _TOK.findall(text)
+	if toks and toks[-1] != ";":
+		return False
+	stmts, cur, depth = [], [], 0
+	for t in toks:
+		if t in "([{":
+			depth += 1
+		elif t in ")]}":
+			depth -= 1
+		if t == ";" and depth == 0:
+			stmts.append(cur)
+			cur = []
+		else:
+			cur.append(t)
+	if cur:
+		return False
+	for st in stmts:
+		if not st or st == ["return"]:
+			continue
+		if _LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
+			continue
+		s = " ".join(st)
+		if re.match(r"^(const )?struct \w+ \* \w+( = ((container_of|to_\w+) \( .* \)|\w+( (->|\.) \w+)*))?$", s):
+			continue
+		return False
+	return True
+
+# Scripts bind this name (which never occurs in C code) instead of
+# dropping a match: cocci.include_match(False) would drop the bindings
+# of every earlier rule of that environment too.
+ER_SKIP = "modlife_empty_release_skip__"
+
+er_trivial = set()	# (file, R): release function with a trivial body
+er_structs = set()	# (file, "struct S", D): struct S has a struct device D
+er_cand = {}		# (file, R) -> (T, D, allocating function, install pos)
+er_refs = {}		# (file, R) -> [positions of R]
+er_rmk = set()		# (file, line, col) of kfree() right after a put
+er_kfree = {}		# (file, T) -> [(function, line, col)]
+er_hazard = set()	# (file, T): a kfree() may follow a put
+
+def er_pos(p):
+	return (p[0].file, int(p[0].line), int(p[0].column))
+
+// ----------------------------------------------------------------------------
+// Trivial release functions and where they are installed.
+
+@triv depends on mod@
+identifier R, d;
+statement list SL;
+position rp;
+@@
+
+(
+ void R@rp(struct device *d) { SL }
+|
+ void R@rp(struct kobject *d) { SL }
+)
+
+@script:python trivsel@
+R << triv.R;
+SL << triv.SL;
+rp << triv.rp;
+RT;
+@@
+
+if er_trivial_body(SL):
+	er_trivial.add((rp[0].file, R))
+	coccinelle.RT = cocci.make_ident(R)
+else:
+	coccinelle.RT = cocci.make_ident(ER_SKIP)
+
+@inst_asg@
+identifier trivsel.RT;
+expression E;
+position p;
+@@
+
+(
+ E->release = RT@p
+|
+ E.release = RT@p
+|
+ E->dev_release = RT@p
+|
+ E.dev_release = RT@p
+)
+
+@inst_ini@
+identifier trivsel.RT, I, F;
+type T;
+position p;
+@@
+
+(
+ T I = { ..., .release = RT@p, ... };
+|
+ T I = { ..., .F = { ..., .release = RT@p, ... }, ... };
+|
+ T I = { ..., .F.release = RT@p, ... };
+|
+ T I = { ..., .dev_release = RT@p, ... };
+)
+
+@ctx depends on !patch && (context || org || report)@
+identifier trivsel.RT;
+position p = {inst_asg.p, inst_ini.p};
+position j0;
+@@
+
+*RT@p@j0
+
+@script:python depends on org@
+RT << trivsel.RT;
+j0 << ctx.j0;
+@@
+
+msg = "WARNING: %s() is an empty release callback: free the containing object (kfree(container_of(...))) or let the core own it" % RT
+coccilib.org.print_safe_todo(j0[0], msg)
+
+@script:python depends on report@
+RT << trivsel.RT;
+j0 << ctx.j0;
+@@
+
+msg = "WARNING: %s() is an empty release callback: free the containing object (kfree(container_of(...))) or let the core own it" % RT
+coccilib.report.print_report(j0[0], msg)
+
+// ----------------------------------------------------------------------------
+// patch: P = kzalloc(sizeof(*P), ...); ... P->D.release = R;
+
+@sdef depends on patch && inst_asg@
+identifier S, D;
+position sp;
+@@
+
+ struct S@sp { ... struct device D; ... };
+
+@script:python@
+S << sdef.S;
+D << sdef.D;
+sp << sdef.sp;
+@@
+
+er_structs.add((sp[0].file, "struct " + S, D))
+
+@alloc depends on patch && inst_asg exists@
+identifier trivsel.RT;
+type T;
+T *P;
+identifier D;
+identifier ALLOC = {kzalloc, kmalloc};
+expression G;
+position pa, p;
+@@
+
+ P = ALLOC@pa(\(sizeof(*P)\|sizeof(T)\), G);
+ ...
+ P->D.release = RT@p;
+
+@script:python@
+RT << trivsel.RT;
+T << alloc.T;
+D << alloc.D;
+pa << alloc.pa;
+p << alloc.p;
+@@
+
+t = " ".join(T.split())
+key = (p[0].file, RT)
+if (p[0].file, t, D) in er_structs and key not in er_cand:
+	er_cand[key] = (t, D, pa[0].current_element, er_pos(p))
+else:
+	er_cand[key] = None	# two allocations, or not a struct device member
+
+// Every other reference to R makes the rewrite unsafe.
+@refs depends on patch && alloc@
+identifier trivsel.RT;
+position u;
+@@
+
+ RT@u
+
+@script:python@
+RT << trivsel.RT;
+u << refs.u;
+@@
+
+er_refs.setdefault((u[0].file, RT), []).append(er_pos(u))
+
+// The module's own kfree(): right after the put (dropped by the patch),
+// or anywhere else (a double free once the release frees).
+@rmk depends on patch && alloc@
+type alloc.T;
+identifier alloc.D;
+T *E;
+position k;
+@@
+
+ \(device_unregister\|put_device\)(&E->D);
+ kfree@k(E);
+
+@script:python@
+k << rmk.k;
+@@
+
+er_rmk.add(er_pos(k))
+
+@anyk depends on patch && alloc@
+type alloc.T;
+T *E;
+position k;
+@@
+
+ kfree@k(E)
+
+@script:python@
+T << alloc.T;
+k << anyk.k;
+@@
+
+er_kfree.setdefault((k[0].file, " ".join(T.split())), []).append((k[0].current_element,) + er_pos(k)[1:])
+
+@late depends on patch && alloc exists@
+type alloc.T;
+identifier alloc.D;
+T *E;
+position k != rmk.k;
+@@
+
+ \(device_unregister\|put_device\)(&E->D);
+ ...
+ kfree@k(E);
+
+@script:python@
+T << alloc.T;
+k << late.k;
+@@
+
+er_hazard.add((k[0].file, " ".join(T.split())))
+
+@script:python erok@
+RT << trivsel.RT;
+rp << triv.rp;
+RR;
+TT;
+DD;
+@@
+
+f = rp[0].file
+c = er_cand.get((f, RT))
+ok = c is not None
+if ok:
+	(t, d, fn, ip) = c
+	ok = (f, t) not in er_hazard and er_refs.get((f, RT), []) == [ip]
+	for (kfn, l, col) in er_kfree.get((f, t), []):
+		if (f, l, col) not in er_rmk and kfn != fn:
+			ok = False
+if ok:
+	coccinelle.RR = cocci.make_ident(RT)
+	coccinelle.TT = cocci.make_type(t)
+	coccinelle.DD = cocci.make_ident(d)
+else:
+	coccinelle.RR = cocci.make_ident(ER_SKIP)
+	coccinelle.TT = cocci.make_type("struct " + ER_SKIP)
+	coccinelle.DD = cocci.make_ident(ER_SKIP)
+
+@fixk depends on patch@
+type erok.TT;
+identifier erok.DD;
+TT *E;
+position rmk.k;
+@@
+
+ \(device_unregister\|put_device\)(&E->DD);
+-kfree@k(E);
+
+@fixrel depends on patch@
+identifier erok.RR, erok.DD, d;
+type erok.TT;
+@@
+
+ void RR(struct device *d)
+ {
+ ...
++kfree(container_of(d, TT, DD));
+ }

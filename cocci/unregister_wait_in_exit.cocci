@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Find module exit paths that wait for a device or kobject release
+///
+/// An exit function that drops its reference and then waits until the
+/// object is released cannot return while anyone else holds a reference:
+/// an open sysfs attribute file is enough, and the process holding it may
+/// be the one running rmmod.  That is why the *_unregister_wait() API
+/// proposed in 2004 (class_device_unregister_wait(),
+/// platform_device_unregister_wait()) was turned down.  Looked at: the
+/// module's exit function (module_exit(fn)) and the functions of the same
+/// file it calls directly.  Reported: a call to any *_unregister_wait()
+/// function, and wait_for_completion*() after put_device(), kobject_put(),
+/// kobject_del(), device_unregister() or any *_unregister() call in the
+/// same function.
+///
+/// Patch mode calls *_unregister() instead of *_unregister_wait() and
+/// removes a wait_for_completion*() statement that follows the put.  The
+/// object must then not be freed by the module after the put: let the
+/// core own it and its release (net_device pattern) or pin the module
+/// while references exist (cdev pattern).
+///
+//# False positives: a wait for a completion that no release callback
+//# completes (a timer, an interrupt, a kthread) after an unrelated
+//# put/unregister: matching the release callback's complete() to the
+//# waited completion is beyond SmPL here (the sparse engine does it by
+//# struct type and member).  Missed: paths deeper than one helper,
+//# helpers in other files, the remove callbacks that
+//# platform_driver_unregister() runs, and waits reached through function
+//# pointers.  The patch does not touch a kfree() that follows the removed
+//# wait.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 The modlife authors.
+// URL: https://coccinelle.gitlabpages.inria.fr/website
+// Options: --no-includes --include-headers
+// Keywords: unregister, wait_for_completion, release, rmmod, deadlock
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+// The file is module code that can be unloaded.
+@mod@
+declarer name module_exit;
+identifier exitfn;
+@@
+
+module_exit(exitfn);
+
+// One level of same-file helpers called from the exit function.
+@helper@
+identifier mod.exitfn, h;
+@@
+
+ exitfn(...) { <+... h(...) ...+> }
+
+// (a) foo_unregister_wait(...)
+@wa@
+identifier fn = {mod.exitfn, helper.h};
+identifier W =~ "_unregister_wait$";
+position p;
+@@
+
+ fn(...) { <+... W@p(...) ...+> }
+
+// (b) put/unregister, then wait_for_completion*() in the same function.
+@wb exists@
+identifier fn = {mod.exitfn, helper.h};
+identifier PUT =~ "^(put_device|kobject_put|kobject_del|device_unregister|[A-Za-z0-9_]+_unregister)$";
+identifier WAIT =~ "^wait_for_completion";
+expression E;
+statement S1, S2;
+position p;
+@@
+
+ fn(...) {
+ ... when any
+ PUT(...);
+ ... when any
+(
+ WAIT@p(...);
+|
+ E = WAIT@p(...);
+|
+ if (<+... WAIT@p(...) ...+>) S1 else S2
+|
+ if (<+... WAIT@p(...) ...+>) S1
+|
+ return <+... WAIT@p(...) ...+>;
+)
+ ... when any
+ }
+
+// ----------------------------------------------------------------------------
+
+@ctx depends on !patch && (context || org || report)@
+identifier F;
+position p = {wa.p, wb.p};
+position j0;
+@@
+
+*F@p@j0(...)
+
+@script:python depends on org@
+j0 << ctx.j0;
+@@
+
+msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
+coccilib.org.print_safe_todo(j0[0], msg)
+
+@script:python depends on report@
+j0 << ctx.j0;
+@@
+
+msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
+coccilib.report.print_report(j0[0], msg)
+
+// ----------------------------------------------------------------------------
+
+@fixb depends on patch@
+identifier WAIT;
+position wb.p;
+@@
+
+- WAIT@p(...);
+
+@script:python wan depends on patch@
+W << wa.W;
+N;
+@@
+
+coccinelle.N = cocci.make_ident(W[:-len("_wait")])
+
+// Exit function and helpers in separate rules: a rule inheriting both
+// would see the exit function once per helper and edit it repeatedly.
+@fixa depends on patch@
+identifier mod.exitfn;
+identifier wa.W, wan.N;
+@@
+
+ exitfn(...) { <...
+- W
++ N
+  (...)
+ ...> }
+
+@fixah depends on patch@
+identifier helper.h;
+identifier wa.W, wan.N;
+@@
+
+ h(...) { <...
+- W
++ N
+  (...)
+ ...> }

@@ -43,6 +43,28 @@ RULES = {
                    "while a reference is held.",
         "cocci": "unregister_wait_in_exit.cocci",
     },
+    "exit-no-rcu-barrier": {
+        "family": "pending callbacks",
+        "summary": "call_rcu()/call_srcu() with a module callback and no "
+                   "rcu_barrier()/srcu_barrier() on the exit path.",
+        "cocci": "exit_no_rcu_barrier.cocci",
+    },
+    "exit-pending-work": {
+        "family": "pending callbacks",
+        "summary": "A work item with a module function is queued and no "
+                   "exit path cancels or flushes it.",
+    },
+    "exit-pending-timer": {
+        "family": "pending callbacks",
+        "summary": "A timer, hrtimer or kthread running module code is not "
+                   "stopped synchronously on the exit path.",
+        "cocci": "exit_pending_timer.cocci",
+    },
+    "self-pin": {
+        "family": "pending callbacks",
+        "summary": "__module_get(THIS_MODULE) in a callback nothing pinned "
+                   "the module for.",
+    },
 }
 
 

@@ -84,7 +84,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 	if (!strcmp(name, "complete") || !strcmp(name, "complete_all")) {
 		char rel[KEYLEN + 16], done[KEYLEN + 32];
 
-		if (!addr_key(first_expression(call->args), key, sizeof(key)))
+		if (!type_key(first_expression(call->args), key, sizeof(key)))
 			return;
 		/* holds if this function is some object's release callback */
 		snprintf(rel, sizeof(rel), "release-fn:%s", sym_name(ctx->fn));
@@ -95,7 +95,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 	if (!strncmp(name, "wait_for_completion", 19)) {
 		struct wait_site *w;
 
-		if (!addr_key(first_expression(call->args), key, sizeof(key)))
+		if (!type_key(first_expression(call->args), key, sizeof(key)))
 			return;
 		waits = realloc(waits, (nwaits + 1) * sizeof(*waits));
 		w = &waits[nwaits++];

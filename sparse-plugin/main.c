@@ -26,7 +26,8 @@ FILE *diag_out;
 extern int findings_printed;
 
 static const struct modlife_check *rule_checks[] = {
-	&check_facts, &check_owner, &check_release, &check_exit_wait, NULL
+	&check_facts, &check_owner, &check_release, &check_exit_wait,
+	&check_async, &check_selfpin, NULL
 };
 static const struct modlife_check *kb_checks[] = { &check_kbscan, NULL };
 const struct modlife_check **checks = rule_checks;

@@ -42,6 +42,8 @@ extern const struct modlife_check check_owner;
 extern const struct modlife_check check_kbscan;
 extern const struct modlife_check check_release;
 extern const struct modlife_check check_exit_wait;
+extern const struct modlife_check check_async;
+extern const struct modlife_check check_selfpin;
 int is_kobject_bearing(struct symbol *t);
 
 /* State of the translation unit being checked (main.c). */
@@ -79,6 +81,8 @@ const char *addr_key(struct expression *addr, char *buf, size_t len);
 struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
 const char *callee_name(struct symbol *callee);
+const char *value_key(struct expression *e, char *buf, size_t len);
+const char *type_key(struct expression *addr, char *buf, size_t len);
 struct expression *init_leaf_at(struct expression *init, unsigned long want,
 				struct ident *member);
 const char *sym_name(struct symbol *sym);

@@ -459,8 +459,9 @@ struct symbol *addr_struct(struct expression *addr)
 
 /*
  * A key naming the object an address points to, the same in every file of
- * a module: a named object ("obj:name"), a struct member reached through
- * any pointer ("struct foo.cdev"), or a pointer variable ("var:fn:name").
+ * a module: a named object ("obj:name"); a member by its path from the
+ * outermost struct type, reached through a pointer or a named object alike
+ * ("struct foo.dwork.work"); or a pointer variable ("var:...").
  */
 const char *addr_key(struct expression *addr, char *buf, size_t len)
 {
@@ -477,15 +478,27 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 			return NULL;
 		snprintf(buf, len, "obj:%s", sym_name(sym));
 		return buf;
-	case EXPR_BINOP:
+	case EXPR_BINOP: {
+		struct expression *left = strip_expr(addr->left);
+		char prefix[512];
+
 		if (addr->op != '+')
 			return NULL;
 		m = addr_member(addr);
-		c = m ? member_container(m) : NULL;
+		if (!m || !m->ident)
+			return NULL;
+		/* "&x->a.b": the path from the outermost object or type */
+		if (left && left->type == EXPR_BINOP &&
+		    addr_key(left, prefix, sizeof(prefix))) {
+			snprintf(buf, len, "%s.%s", prefix, id_str(m->ident));
+			return buf;
+		}
+		c = member_container(m);
 		if (!c)
 			return NULL;
 		snprintf(buf, len, "%s.%s", type_name(c), id_str(m->ident));
 		return buf;
+	}
 	case EXPR_PREOP:
 		sym = expr_symbol(addr);
 		if (addr->op != '*' || !sym)
@@ -499,6 +512,34 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 	default:
 		return NULL;
 	}
+}
+
+/*
+ * The struct type and member an address designates, whatever path led
+ * there: "&sb->child.done" and "&c->done" are both "struct child.done".
+ */
+const char *type_key(struct expression *addr, char *buf, size_t len)
+{
+	struct symbol *m, *c;
+
+	addr = strip_expr(addr);
+	if (!addr || addr->type != EXPR_BINOP || addr->op != '+')
+		return addr_key(addr, buf, len);
+	m = addr_member(addr);
+	c = m && m->ident ? member_container(m) : NULL;
+	if (!c)
+		return NULL;
+	snprintf(buf, len, "%s.%s", type_name(c), id_str(m->ident));
+	return buf;
+}
+
+/* The key of the object a pointer value designates: "x", "p->task". */
+const char *value_key(struct expression *e, char *buf, size_t len)
+{
+	e = strip_expr(e);
+	if (e && e->type == EXPR_PREOP && e->op == '*')
+		return addr_key(e->unop, buf, len);
+	return NULL;
 }
 
 const char *callee_name(struct symbol *callee)

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Callbacks into module text left pending by the exit path:
+ *   exit-no-rcu-barrier  call_rcu()/call_srcu() with a module function and
+ *                        no rcu_barrier()/srcu_barrier() on the exit path
+ *                        (or an exported core helper that reaches one,
+ *                        from the knowledge file)
+ *   exit-pending-work    a queued work item with a module function that no
+ *                        exit path cancels or flushes (or whose workqueue
+ *                        it destroys)
+ *   exit-pending-timer   an armed timer/hrtimer with a module callback, or
+ *                        a kthread running module code, that no exit path
+ *                        stops synchronously (del_timer() is not enough)
+ * Objects are matched by their access path (struct type and members) or
+ * name; "exit path" is the module call graph from the exit function, the
+ * driver core's .remove included (see graph.c).
+ */
+#include <string.h>
+#include "modlife.h"
+
+#define KEYLEN 256
+
+static int own_function(struct expression *e)
+{
+	struct symbol *fn = expr_symbol(e);
+
+	if (!fn || !ml_is_function(fn))
+		return 0;
+	if (fn->definition)
+		fn = fn->definition;
+	return is_own_symbol(fn);
+}
+
+static int name_in(const char *name, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(name, *list))
+			return 1;
+	return 0;
+}
+
+static struct expression *nth_arg(struct expression *call, int n)
+{
+	return ptr_list_nth_entry((struct ptr_list *)call->args, n);
+}
+
+/* Keys for an object and, for "x.dwork.work", its delayed_work "x.dwork". */
+static void provide_both(const char *fmt_key, const char *key)
+{
+	char k[KEYLEN];
+	size_t n = strlen(key);
+
+	provide("%s%s", fmt_key, key);
+	if (n > 5 && !strcmp(key + n - 5, ".work")) {
+		snprintf(k, sizeof(k), "%.*s", (int)(n - 5), key);
+		provide("%s%s", fmt_key, k);
+	}
+}
+
+static void reached_both(struct symbol *fn, const char *prefix,
+			 const char *key)
+{
+	char k[KEYLEN + 32];
+	size_t n = strlen(key);
+
+	snprintf(k, sizeof(k), "%s%s", prefix, key);
+	provide_if_reached(sym_name(fn), k);
+	if (n > 5 && !strcmp(key + n - 5, ".work")) {
+		snprintf(k, sizeof(k), "%s%.*s", prefix, (int)(n - 5), key);
+		provide_if_reached(sym_name(fn), k);
+	}
+}
+
+/* ---- what queues, and which argument is the object ---- */
+
+struct queuer {
+	const char *name;
+	int obj, wq;	/* argument positions, -1: none */
+};
+
+static const struct queuer work_queuers[] = {
+	{ "schedule_work", 0, -1 }, { "schedule_delayed_work", 0, -1 },
+	{ "schedule_work_on", 1, -1 }, { "schedule_delayed_work_on", 1, -1 },
+	{ "queue_work", 1, 0 }, { "queue_delayed_work", 1, 0 },
+	{ "mod_delayed_work", 1, 0 }, { "queue_work_on", 2, 1 },
+	{ "queue_delayed_work_on", 2, 1 }, { "mod_delayed_work_on", 2, 1 },
+	{ NULL, 0, 0 }
+};
+static const char *const work_stoppers[] = {
+	"cancel_work_sync", "flush_work", "cancel_delayed_work_sync",
+	"flush_delayed_work", NULL
+};
+static const char *const wq_stoppers[] = {
+	"destroy_workqueue", "flush_workqueue", "drain_workqueue", NULL
+};
+static const char *const timer_armers[] = {
+	"mod_timer", "add_timer", "add_timer_on", "mod_timer_pending",
+	"timer_reduce", "hrtimer_start", "hrtimer_start_range_ns", NULL
+};
+static const char *const timer_stoppers[] = {
+	"del_timer_sync", "timer_delete_sync", "timer_shutdown_sync",
+	"del_singleshot_timer_sync", "hrtimer_cancel", NULL
+};
+static const char *const timer_async_stoppers[] = {
+	"del_timer", "timer_delete", "timer_shutdown", "hrtimer_try_to_cancel",
+	NULL
+};
+
+/* one finding per object and rule in a file: the first site */
+static char (*seen)[KEYLEN + 32];
+static int nseen;
+
+static int first_time(const char *rule, const char *key)
+{
+	char k[KEYLEN + 32];
+	int i;
+
+	snprintf(k, sizeof(k), "%s:%s", rule, key);
+	for (i = 0; i < nseen; i++)
+		if (!strcmp(seen[i], k))
+			return 0;
+	seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+	snprintf(seen[nseen++], KEYLEN + 32, "%s", k);
+	return 1;
+}
+
+static void async_begin_tu(void)
+{
+	nseen = 0;
+}
+
+static void rcu_call(struct walk_ctx *ctx, struct expression *call,
+		     const char *name)
+{
+	int srcu = !strcmp(name, "call_srcu");
+	struct finding f;
+
+	if (!own_function(nth_arg(call, srcu ? 2 : 1)) ||
+	    !first_time("rcu", name))
+		return;
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-no-rcu-barrier";
+	f.pos = call->pos;
+	f.unload = 1;
+	f.unless[0] = srcu ? "exit-calls:srcu_barrier" :
+			     "exit-calls:rcu_barrier";
+	snprintf(f.message, sizeof(f.message),
+		 "%s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()",
+		 name, sym_name(expr_symbol(nth_arg(call, srcu ? 2 : 1))),
+		 srcu ? "srcu_barrier" : "rcu_barrier",
+		 srcu ? "srcu_barrier" : "rcu_barrier", name);
+	report(&f);
+}
+
+static void work_call(struct walk_ctx *ctx, struct expression *call,
+		      const struct queuer *q)
+{
+	char key[KEYLEN], wq[KEYLEN], k[KEYLEN + 32];
+	struct finding f;
+
+	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)) ||
+	    !first_time("work", key))
+		return;
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-pending-work";
+	f.pos = call->pos;
+	f.unload = 1;
+	snprintf(k, sizeof(k), "work-fn:%s", key);
+	f.requires[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-cancels:%s", key);
+	f.unless[0] = strdup(k);
+	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
+		snprintf(k, sizeof(k), "exit-cancels-wq:%s", wq);
+		f.unless[1] = strdup(k);
+	} else {
+		f.unless[1] = "exit-calls:flush_scheduled_work";
+	}
+	snprintf(f.message, sizeof(f.message),
+		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
+		 q->name, key);
+	report(&f);
+}
+
+static void timer_call(struct walk_ctx *ctx, struct expression *call,
+		       const char *name)
+{
+	char key[KEYLEN], k[KEYLEN + 32];
+	struct finding f;
+
+	if (!addr_key(first_expression(call->args), key, sizeof(key)) ||
+	    !first_time("timer", key))
+		return;
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-pending-timer";
+	f.pos = call->pos;
+	f.unload = 1;
+	snprintf(k, sizeof(k), "timer-fn:%s", key);
+	f.requires[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops:%s", key);
+	f.unless[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
+	f.unless[1] = strdup(k);
+	snprintf(f.message, sizeof(f.message),
+		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
+		 name, key, strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
+		 "hrtimer_cancel");
+	report(&f);
+	/* stopped, but with del_timer(): the callback may still be running */
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-pending-timer";
+	f.pos = call->pos;
+	f.unload = 1;
+	snprintf(k, sizeof(k), "timer-fn:%s", key);
+	f.requires[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
+	f.requires[1] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops:%s", key);
+	f.unless[0] = strdup(k);
+	snprintf(f.message, sizeof(f.message),
+		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
+		 name, key);
+	report(&f);
+}
+
+static void async_call(struct walk_ctx *ctx, struct expression *call,
+		       struct symbol *callee)
+{
+	const char *name = callee_name(callee);
+	char key[KEYLEN];
+	const struct queuer *q;
+
+	if (!name || !ctx->fn)
+		return;
+	/* stoppers count wherever they are; only the exit path matters */
+	if (!strcmp(name, "rcu_barrier") || !strcmp(name, "srcu_barrier")) {
+		snprintf(key, sizeof(key), "exit-calls:%s", name);
+		provide_if_reached(sym_name(ctx->fn), key);
+		return;
+	}
+	if (!strcmp(name, "flush_scheduled_work")) {
+		provide_if_reached(sym_name(ctx->fn),
+				   "exit-calls:flush_scheduled_work");
+		return;
+	}
+	snprintf(key, sizeof(key), "barrier:%s", name);
+	if (kb_lookup_owner(key)) {
+		/* a core unregister helper that waits for RCU callbacks */
+		provide_if_reached(sym_name(ctx->fn), "exit-calls:rcu_barrier");
+		return;
+	}
+	if (name_in(name, work_stoppers)) {
+		if (addr_key(first_expression(call->args), key, sizeof(key)))
+			reached_both(ctx->fn, "exit-cancels:", key);
+		return;
+	}
+	if (name_in(name, wq_stoppers)) {
+		if (value_key(first_expression(call->args), key, sizeof(key)))
+			reached_both(ctx->fn, "exit-cancels-wq:", key);
+		return;
+	}
+	if (name_in(name, timer_stoppers) ||
+	    name_in(name, timer_async_stoppers)) {
+		if (addr_key(first_expression(call->args), key, sizeof(key)))
+			reached_both(ctx->fn, name_in(name, timer_stoppers) ?
+				     "exit-stops:" : "exit-stops-async:", key);
+		return;
+	}
+	if (!strcmp(name, "kthread_stop")) {
+		if (value_key(first_expression(call->args), key, sizeof(key)))
+			reached_both(ctx->fn, "exit-stops-thread:", key);
+		return;
+	}
+	if (!strcmp(name, "init_timer_key") ||
+	    !strcmp(name, "init_timer_on_stack_key")) {
+		if (own_function(nth_arg(call, 1)) &&
+		    addr_key(first_expression(call->args), key, sizeof(key)))
+			provide("timer-fn:%s", key);
+		return;
+	}
+	if (!tu.is_module)
+		return;
+	if (!strcmp(name, "call_rcu") || !strcmp(name, "call_srcu")) {
+		rcu_call(ctx, call, name);
+		return;
+	}
+	for (q = work_queuers; q->name; q++)
+		if (!strcmp(name, q->name)) {
+			work_call(ctx, call, q);
+			return;
+		}
+	if (name_in(name, timer_armers))
+		timer_call(ctx, call, name);
+}
+
+/* "X = kthread_run(fn, ...)": a statement expression around the call */
+static struct expression *find_kthread_create(struct expression *e)
+{
+	struct statement *s;
+	struct symbol *sym;
+
+	e = strip_expr(e);
+	if (!e)
+		return NULL;
+	if (e->type == EXPR_CALL) {
+		const char *n = callee_name(expr_symbol(e->fn));
+
+		return n && !strcmp(n, "kthread_create_on_node") ? e : NULL;
+	}
+	if (e->type != EXPR_STATEMENT || !e->statement ||
+	    e->statement->type != STMT_COMPOUND)
+		return NULL;
+	FOR_EACH_PTR(e->statement->stmts, s) {
+		if (s->type != STMT_DECLARATION)
+			continue;
+		FOR_EACH_PTR(s->declaration, sym) {
+			struct expression *c = find_kthread_create(sym->initializer);
+
+			if (c)
+				return c;
+		} END_FOR_EACH_PTR(sym);
+	} END_FOR_EACH_PTR(s);
+	return NULL;
+}
+
+static void async_assign(struct walk_ctx *ctx, struct expression *expr)
+{
+	struct expression *lv = strip_expr(expr->left), *create;
+	struct symbol *m = member_of_lvalue(lv);
+	char key[KEYLEN], k[KEYLEN + 32];
+	struct finding f;
+
+	if (expr->op != '=')
+		return;
+	/* INIT_WORK(): "work->func = fn"; hrtimers: "t.function = fn" */
+	if (m && m->ident && own_function(expr->right) &&
+	    (!strcmp(id_str(m->ident), "func") ||
+	     !strcmp(id_str(m->ident), "function"))) {
+		struct symbol *c = member_container(m);
+		const char *what = c && c->ident ? id_str(c->ident) : "";
+
+		if (!addr_key(strip_expr(lv->unop)->left, key, sizeof(key)))
+			return;
+		if (!strcmp(what, "work_struct"))
+			provide_both("work-fn:", key);
+		else if (!strcmp(what, "hrtimer") || !strcmp(what, "timer_list"))
+			provide("timer-fn:%s", key);
+		return;
+	}
+	create = find_kthread_create(expr->right);
+	if (!create || !tu.is_module || !ctx->fn ||
+	    !own_function(first_expression(create->args)) ||
+	    !value_key(lv, key, sizeof(key)))
+		return;
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-pending-timer";
+	f.pos = expr->pos;
+	f.unload = 1;
+	snprintf(k, sizeof(k), "exit-stops-thread:%s", key);
+	f.unless[0] = strdup(k);
+	snprintf(f.message, sizeof(f.message),
+		 "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
+		 key, sym_name(expr_symbol(first_expression(create->args))));
+	report(&f);
+}
+
+/* DEFINE_TIMER(name, fn): ".function = fn" in a static timer_list */
+static void timer_leaf(struct symbol *obj, struct symbol *member,
+		       struct expression *value, unsigned long offset)
+{
+	struct symbol *c = member ? member_container(member) : NULL;
+
+	if (member && member->ident && c && c->ident &&
+	    !strcmp(id_str(member->ident), "function") &&
+	    !strcmp(id_str(c->ident), "timer_list") && own_function(value))
+		provide("timer-fn:obj:%s", sym_name(obj));
+}
+
+static void async_object(struct symbol *obj)
+{
+	for_each_init_leaf(obj, obj->initializer, timer_leaf);
+}
+
+const struct modlife_check check_async = {
+	.name = "async",
+	.begin_tu = async_begin_tu,
+	.call = async_call,
+	.assign = async_assign,
+	.object = async_object,
+};

@@ -14,7 +14,9 @@ import tempfile
 
 from . import kflags, paths, sparse_engine
 
-PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get)\b")
+PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
+                 rb"srcu_barrier)\b")
+BARRIERS = ("rcu_barrier",)
 
 
 class KbError(Exception):
@@ -48,6 +50,7 @@ def build(tree, kdir, jobs, out_path):
     base = kflags.kernel_flags(kdir)
     files = candidates(tree)
     reads, copies, failed = {}, set(), 0
+    barriers = {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             futs = {}
@@ -60,6 +63,7 @@ def build(tree, kdir, jobs, out_path):
                 facts, err = fut.result()
                 if err:
                     failed += 1
+                barriers.update(_barrier_helpers(facts, tree))
                 for x in facts:
                     if x.get("k") == "owner_read":
                         where = "%s:%d %s()" % (
@@ -111,10 +115,41 @@ def build(tree, kdir, jobs, out_path):
         for t in sorted(matters):
             where, how = matters[t]
             f.write("%s\t%s\t%s\n" % (t, where, how))
+        f.write("# exported helpers that reach rcu_barrier() themselves\n")
+        for name in sorted(barriers):
+            f.write("barrier:%s\t%s\trcu_barrier\n" % (name,
+                                                       barriers[name]))
     os.replace(tmp, out_path)
-    print("modlife kb: %d types from %d files (%d not parsed) -> %s"
-          % (len(matters), len(files), failed, out_path))
+    print("modlife kb: %d types, %d barrier helpers from %d files (%d not "
+          "parsed) -> %s" % (len(matters), len(barriers), len(files),
+                             failed, out_path))
     return 0
+
+
+def _barrier_helpers(facts, tree):
+    """{exported fn: where} for exported functions of one file whose
+    same-file calls reach rcu_barrier()."""
+    calls, exports = {}, {}
+    for x in facts:
+        if x.get("k") == "kcall":
+            calls.setdefault(x["from"], set()).add(x["to"])
+        elif x.get("k") == "export":
+            exports[x["fn"]] = "%s:%d %s()" % (
+                os.path.relpath(x["file"], tree), x["line"], x["fn"])
+    out = {}
+    for fn, where in exports.items():
+        seen, todo = {fn}, [fn]
+        while todo:
+            cur = todo.pop()
+            for t in calls.get(cur, ()):
+                if t in BARRIERS:
+                    out[fn] = where
+                    todo = []
+                    break
+                if t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+    return out
 
 
 def _tree_version(tree):

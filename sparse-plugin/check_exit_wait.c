@@ -124,7 +124,7 @@ static void wait_object(struct symbol *obj)
 	if (strncmp(sym_name(obj), "__UNIQUE_ID___addressable_", 26))
 		return;
 	fn = expr_symbol(obj->initializer);
-	if (fn && ml_is_function(fn))
+	if (fn && ml_is_function(fn) && is_exported_symbol(fn))
 		add_symbol(&exported, fn->definition ? fn->definition : fn);
 }
 

@@ -139,6 +139,13 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 	struct symbol *types[MAX_SRC];
 	int n, i;
 
+	if (name && ctx->fn) {
+		/* the file's call graph: which exported helper reaches a barrier */
+		fact_begin("kcall");
+		fact_str("from", sym_name(ctx->fn));
+		fact_str("to", name);
+		fact_end();
+	}
 	if (!name || (strcmp(name, "try_module_get") &&
 		      strcmp(name, "__module_get")))
 		return;
@@ -153,7 +160,24 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 	}
 }
 
+/* EXPORT_SYMBOL(fn) leaves "__UNIQUE_ID___addressable_fn<N> = &fn". */
+static void kb_object(struct symbol *obj)
+{
+	struct symbol *fn;
+
+	if (strncmp(sym_name(obj), "__UNIQUE_ID___addressable_", 26))
+		return;
+	fn = expr_symbol(obj->initializer);
+	if (!fn || !ml_is_function(fn) || !is_exported_symbol(fn))
+		return;
+	fact_begin("export");
+	fact_str("fn", sym_name(fn));
+	fact_pos((fn->definition ? fn->definition : fn)->pos);
+	fact_end();
+}
+
 const struct modlife_check check_kbscan = {
+	.object = kb_object,
 	.name = "kbscan",
 	.function = kb_function,
 	.call = kb_call,

@@ -542,6 +542,18 @@ const char *value_key(struct expression *e, char *buf, size_t len)
 	return NULL;
 }
 
+/*
+ * EXPORT_SYMBOL(fn) declares "__kstrtab_fn"; initcalls also leave an
+ * __ADDRESSABLE() of their function, but no string table entry.
+ */
+int is_exported_symbol(struct symbol *fn)
+{
+	char name[300];
+
+	snprintf(name, sizeof(name), "__kstrtab_%s", sym_name(fn));
+	return lookup_symbol(built_in_ident(name), NS_SYMBOL) != NULL;
+}
+
 const char *callee_name(struct symbol *callee)
 {
 	return callee && callee->ident ? id_str(callee->ident) : NULL;

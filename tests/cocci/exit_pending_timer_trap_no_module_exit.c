@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Trap: a platform driver that cannot be unloaded (builtin_platform_driver,
+ * Trap: a platform driver that cannot be unloaded (builtin_platform_driver(),
  * no module_exit(), unbinding disabled) stops its timer with del_timer() in
  * .remove.  Module unload is not a concern here.  Nothing to report.
  */
+#include <linux/module.h>
 #include <linux/init.h>
 #include <linux/jiffies.h>
 #include <linux/platform_device.h>
@@ -54,3 +55,4 @@ static struct platform_driver corge_driver = {
 	},
 };
 builtin_platform_driver(corge_driver);
+MODULE_LICENSE("GPL");

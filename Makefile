@@ -32,7 +32,7 @@ demo: all
 	@echo "== proposed fixes (spatch -D patch, nothing is written) =="
 	@sh scripts/demo-fixes.sh
 
-test: all
+test: all linux-source
 	@$(PYTHON) tests/run.py
 
 bench: all linux-source

@@ -123,7 +123,7 @@ position rp;
  void R@rp(struct kobject *d) { SL }
 )
 
-@script:python trivsel@
+@script:python trivsel depends on triv@
 R << triv.R;
 SL << triv.SL;
 rp << triv.rp;
@@ -176,7 +176,7 @@ position j0;
 
 *RT@p@j0
 
-@script:python depends on org@
+@script:python depends on trivsel && ctx && org@
 RT << trivsel.RT;
 j0 << ctx.j0;
 @@
@@ -184,7 +184,7 @@ j0 << ctx.j0;
 msg = "WARNING: %s() is an empty release callback: free the containing object (kfree(container_of(...))) or let the core own it" % RT
 coccilib.org.print_safe_todo(j0[0], msg)
 
-@script:python depends on report@
+@script:python depends on trivsel && ctx && report@
 RT << trivsel.RT;
 j0 << ctx.j0;
 @@
@@ -202,7 +202,7 @@ position sp;
 
  struct S@sp { ... struct device D; ... };
 
-@script:python@
+@script:python depends on sdef@
 S << sdef.S;
 D << sdef.D;
 sp << sdef.sp;
@@ -224,7 +224,7 @@ position pa, p;
  ...
  P->D.release = RT@p;
 
-@script:python@
+@script:python depends on trivsel && alloc@
 RT << trivsel.RT;
 T << alloc.T;
 D << alloc.D;
@@ -247,7 +247,7 @@ position u;
 
  RT@u
 
-@script:python@
+@script:python depends on trivsel && refs@
 RT << trivsel.RT;
 u << refs.u;
 @@
@@ -266,7 +266,7 @@ position k;
  \(device_unregister\|put_device\)(&E->D);
  kfree@k(E);
 
-@script:python@
+@script:python depends on rmk@
 k << rmk.k;
 @@
 
@@ -280,7 +280,7 @@ position k;
 
  kfree@k(E)
 
-@script:python@
+@script:python depends on alloc && anyk@
 T << alloc.T;
 k << anyk.k;
 @@
@@ -298,14 +298,14 @@ position k != rmk.k;
  ...
  kfree@k(E);
 
-@script:python@
+@script:python depends on alloc && late@
 T << alloc.T;
 k << late.k;
 @@
 
 er_hazard.add((k[0].file, " ".join(T.split())))
 
-@script:python erok@
+@script:python erok depends on trivsel && triv@
 RT << trivsel.RT;
 rp << triv.rp;
 RR;

@@ -16,7 +16,8 @@
 /// statement of the exit function.  The barrier must come after the last
 /// call_rcu() can happen, and before anything the callback uses is freed:
 /// when the callback frees into a kmem_cache that the exit function
-/// destroys, move the barrier up before kmem_cache_destroy().
+/// destroys, move the barrier up before kmem_cache_destroy(); an early
+/// return in the exit function also skips it.
 /// srcu_barrier() is only added when the srcu_struct is a variable of the
 /// file (call_srcu(&ssp, ...) with ssp defined at file scope); otherwise
 /// the call is only reported.
@@ -28,8 +29,8 @@
 //# or with a completion that the callback completes; and callbacks that
 //# can only be queued in a way the exit path already waits for.  Missed:
 //# callbacks named through a pointer or a cast, call_rcu() in a file of a
-//# multi-file module without the module_exit(), and the remove callbacks
-//# of drivers that the exit function unregisters.
+//# multi-file module without the module_exit(), and files whose exit
+//# function comes from a macro (module_platform_driver() and the like).
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The modlife authors.

@@ -56,69 +56,25 @@ identifier drv;
 
 module_platform_driver(drv);
 
-@rm@
-identifier pdrv.drv, rmfn;
-@@
-
-struct platform_driver drv = { ..., .remove = rmfn, ... };
-
-// One level of same-file helpers called from the exit function.
-@helper@
-identifier mod.exitfn, h;
-@@
-
- exitfn(...) { <+... h(...) ...+> }
-
-// The non-waiting calls in those functions.
-@t@
-identifier fn = {mod.exitfn, helper.h, rm.rmfn};
-identifier D = {del_timer, timer_delete, timer_shutdown};
-position p;
-@@
-
- fn(...) { <+... D@p(...) ...+> }
-
-@ht@
-identifier fn = {mod.exitfn, helper.h, rm.rmfn};
-position p;
-@@
-
- fn(...) { <+... hrtimer_try_to_cancel@p(...); ...+> }
-
-// ----------------------------------------------------------------------------
-
-// ht.p only binds calls that are whole statements.
-@fix depends on patch && !context && !org && !report@
-position p = {t.p, ht.p};
-expression T;
+// Only files that stop a timer are looked at further.
+@any depends on mod || pdrv@
 @@
 
 (
-- del_timer@p(T)
-+ del_timer_sync(T)
+ del_timer(...)
 |
-- timer_delete@p(T)
-+ timer_delete_sync(T)
+ timer_delete(...)
 |
-- timer_shutdown@p(T)
-+ timer_shutdown_sync(T)
+ timer_shutdown(...)
 |
-- hrtimer_try_to_cancel@p(T)
-+ hrtimer_cancel(T)
+ hrtimer_try_to_cancel(...)
 )
-
-// ----------------------------------------------------------------------------
-
-@ctx depends on !patch && (context || org || report)@
-identifier F;
-position p = {t.p, ht.p};
-position j0;
-@@
-
-*F@p@j0(...)
 
 @initialize:python@
 @@
+
+# (file, function) of the exit functions, their helpers and remove functions
+_exitpath = set()
 
 _SYNC = {
 	"del_timer": "del_timer_sync",
@@ -130,6 +86,101 @@ _SYNC = {
 def _msg(f):
 	return ("WARNING: %s() on the exit path: the callback may still be running on another CPU when the module is freed; use %s()"
 		% (f, _SYNC.get(f, f + "_sync")))
+
+def _onpath(p):
+	return (p.file, p.current_element) in _exitpath
+
+@rm depends on any && pdrv@
+identifier pdrv.drv, rmfn;
+position q;
+@@
+
+struct platform_driver drv@q = { ..., .remove = rmfn, ... };
+
+@script:python@
+rmfn << rm.rmfn;
+q << rm.q;
+@@
+
+_exitpath.add((q[0].file, rmfn))
+
+// The exit function and one level of same-file helpers it calls.
+@helper depends on any && mod@
+identifier mod.exitfn, h;
+position q;
+@@
+
+ exitfn(...) { <+... h@q(...) ...+> }
+
+@script:python@
+exitfn << mod.exitfn;
+h << helper.h;
+q << helper.q;
+@@
+
+_exitpath.add((q[0].file, exitfn))
+_exitpath.add((q[0].file, h))
+
+// The non-waiting calls in those functions; hrtimer_try_to_cancel() only
+// when its result is ignored.
+@t depends on any@
+position p : script:python() { _onpath(p[0]) };
+@@
+
+(
+ del_timer@p(...)
+|
+ timer_delete@p(...)
+|
+ timer_shutdown@p(...)
+)
+
+@ht depends on any@
+position p : script:python() { _onpath(p[0]) };
+@@
+
+ hrtimer_try_to_cancel@p(...);
+
+// One binding per call (t and ht bindings are combined pairwise).
+@bad@
+identifier F;
+position p = {t.p, ht.p};
+position p1;
+@@
+
+ F@p@p1(...)
+
+// ----------------------------------------------------------------------------
+
+// ht.p only binds hrtimer_try_to_cancel() calls that are whole statements.
+@fix depends on patch && !context && !org && !report@
+position bad.p1;
+expression T;
+@@
+
+(
+- del_timer@p1(T)
++ del_timer_sync(T)
+|
+- timer_delete@p1(T)
++ timer_delete_sync(T)
+|
+- timer_shutdown@p1(T)
++ timer_shutdown_sync(T)
+|
+- hrtimer_try_to_cancel@p1(T)
++ hrtimer_cancel(T)
+)
+
+// ----------------------------------------------------------------------------
+
+@ctx depends on !patch && (context || org || report)@
+identifier F;
+position bad.p1;
+position j0;
+@@
+
+*F@p1@j0(...)
 
 @script:python depends on org@
 F << ctx.F;

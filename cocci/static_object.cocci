@@ -324,7 +324,7 @@ position q;
  cdev_device_add(E, &NAME@q.F.G)
 )
 
-@script:python@
+@script:python depends on memreg@
 NAME << memreg.NAME;
 F << memreg.F;
 G << memreg.G = "";
@@ -362,7 +362,7 @@ position j0;
  ;
 )
 
-@script:python depends on org@
+@script:python depends on ctx && org@
 T << ctx.T;
 NAME << ctx.NAME;
 j0 << ctx.j0;
@@ -370,7 +370,7 @@ j0 << ctx.j0;
 
 coccilib.org.print_safe_todo(j0[0], so_message(T, NAME, j0))
 
-@script:python depends on report@
+@script:python depends on ctx && report@
 T << ctx.T;
 NAME << ctx.NAME;
 j0 << ctx.j0;
@@ -388,7 +388,7 @@ position fp;
 
  f@fp(...) { ... }
 
-@script:python@
+@script:python depends on fns@
 f << fns.f;
 fp << fns.fp;
 @@
@@ -402,7 +402,7 @@ position c;
 
  f@c(...)
 
-@script:python@
+@script:python depends on calls@
 f << calls.f;
 c << calls.c;
 @@
@@ -421,7 +421,7 @@ position rp;
  void R@rp(struct kobject *d) { SL }
 )
 
-@script:python@
+@script:python depends on triv@
 R << triv.R;
 SL << triv.SL;
 rp << triv.rp;
@@ -438,7 +438,7 @@ position q;
 
  NAME@q
 
-@script:python@
+@script:python depends on pdreg && anyu_pdreg@
 NAME << pdreg.NAME;
 q << anyu_pdreg.q;
 @@
@@ -457,7 +457,7 @@ position q;
  NAME@q.fld
 )
 
-@script:python@
+@script:python depends on pdreg && goodu_pdreg@
 NAME << pdreg.NAME;
 q << goodu_pdreg.q;
 @@
@@ -471,7 +471,7 @@ position q;
 
  NAME@q
 
-@script:python@
+@script:python depends on koreg && anyu_koreg@
 NAME << koreg.NAME;
 q << anyu_koreg.q;
 @@
@@ -490,7 +490,7 @@ position q;
  NAME@q.fld
 )
 
-@script:python@
+@script:python depends on koreg && goodu_koreg@
 NAME << koreg.NAME;
 q << goodu_koreg.q;
 @@
@@ -552,7 +552,7 @@ position c;
 
  platform_device_register@c(&NAME)
 
-@script:python@
+@script:python depends on pdreg && pd_reg@
 NAME << pdreg.NAME;
 c << pd_reg.c;
 @@
@@ -571,7 +571,7 @@ position q;
  platform_device_add(&NAME@q)
 )
 
-@script:python@
+@script:python depends on pdreg && pd_unsup@
 NAME << pdreg.NAME;
 q << pd_unsup.q;
 @@
@@ -586,7 +586,7 @@ position p;
 
  static struct platform_device NAME@p = INI;
 
-@script:python pdok@
+@script:python pdok depends on pdreg && pdini@
 NAME << pdreg.NAME;
 INI << pdini.INI;
 p << pdini.p;
@@ -652,7 +652,7 @@ position pd_dead.c;
 
 // The return variable of the rewritten "E = register(); if (E) return E;"
 // may now be unused.
-@script:python pdretsel depends on patch@
+@script:python pdretsel depends on pdfix1 && pd_dead && patch@
 E << pdfix1.E;
 c << pd_dead.c;
 FN;
@@ -728,7 +728,7 @@ position c;
 
  kobject_init_and_add@c(&NAME, &KT, P, FMT)
 
-@script:python@
+@script:python depends on koreg && kocall@
 NAME << koreg.NAME;
 KT << kocall.KT;
 FMT << kocall.FMT;
@@ -802,7 +802,7 @@ position q;
  kobject_init(&NAME@q, ...)
 )
 
-@script:python@
+@script:python depends on koreg && ko_unsup@
 NAME << koreg.NAME;
 q << ko_unsup.q;
 @@
@@ -818,7 +818,7 @@ position q;
 
  kobject_init_and_add@c(&NAME@q, ...)
 
-@script:python@
+@script:python depends on koreg && ko_args@
 NAME << koreg.NAME;
 q << ko_args.q;
 @@
@@ -841,7 +841,7 @@ position p;
 
  struct kobj_type KT@p = INI;
 
-@script:python@
+@script:python depends on kocall && kokt@
 KT << kocall.KT;
 INI << kokt.INI;
 p << kokt.p;
@@ -858,7 +858,7 @@ if ok:
 	if "release" in fields:
 		so_rel[(p[0].file, "ktype:" + KT)] = fields["release"][0]
 
-@script:python kook@
+@script:python kook depends on koreg && koini@
 NAME << koreg.NAME;
 p << koini.p;
 PNAME;
@@ -898,7 +898,7 @@ position ko_dead.c;
 
 // The return variable of the rewritten "E = register(); if (E) return E;"
 // may now be unused.
-@script:python koretsel depends on patch@
+@script:python koretsel depends on kofix1 && ko_dead && patch@
 E << kofix1.E;
 c << ko_dead.c;
 FN;
@@ -994,7 +994,7 @@ identifier fld;
 )
 
 // The kobj_type, then the release functions, if nothing uses them any more.
-@script:python ktsel@
+@script:python ktsel depends on kook && koini@
 NAME << kook.PNAME;
 p << koini.p;
 KT;
@@ -1013,14 +1013,14 @@ position u;
 
  KT@u
 
-@script:python@
+@script:python depends on ktsel && ktuse@
 KT << ktsel.KT;
 u << ktuse.u;
 @@
 
 so_keep.add(so_key(u, "ktype:" + KT))
 
-@script:python ktrm@
+@script:python ktrm depends on ktsel && koini@
 KT << ktsel.KT;
 p << koini.p;
 KT2;
@@ -1037,7 +1037,7 @@ identifier ktrm.KT2;
 
 - struct kobj_type KT2 = { ... };
 
-@script:python relsel@
+@script:python relsel depends on pdreg && pdini@
 NAME << pdreg.NAME;
 p << pdini.p;
 REL;
@@ -1050,7 +1050,7 @@ else:
 	so_rm.add((p[0].file, r))
 	coccinelle.REL = cocci.make_ident(r)
 
-@script:python relselk@
+@script:python relselk depends on ktrm && koini@
 KT << ktrm.KT2;
 p << koini.p;
 REL;
@@ -1070,7 +1070,7 @@ position u;
 
  REL@u
 
-@script:python@
+@script:python depends on relsel && reluse_relsel@
 R << relsel.REL;
 u << reluse_relsel.u;
 @@
@@ -1084,14 +1084,14 @@ position u;
 
  REL@u
 
-@script:python@
+@script:python depends on relselk && reluse_relselk@
 R << relselk.REL;
 u << reluse_relselk.u;
 @@
 
 so_keep.add(so_key(u, R))
 
-@script:python relrm@
+@script:python relrm depends on triv@
 R << triv.R;
 rp << triv.rp;
 R2;

@@ -48,15 +48,28 @@ identifier exitfn;
 
 module_exit(exitfn);
 
+// Cheap pre-checks: the file calls one of the reported functions at all.
+@hasu depends on mod@
+identifier W =~ "_unregister_wait$";
+@@
+
+ W(...)
+
+@hasw depends on mod@
+identifier WAIT =~ "^wait_for_completion";
+@@
+
+ WAIT(...)
+
 // One level of same-file helpers called from the exit function.
-@helper@
+@helper depends on hasu || hasw@
 identifier mod.exitfn, h;
 @@
 
  exitfn(...) { <+... h(...) ...+> }
 
 // (a) foo_unregister_wait(...)
-@wa@
+@wa depends on hasu@
 identifier fn = {mod.exitfn, helper.h};
 identifier W =~ "_unregister_wait$";
 position p;
@@ -65,7 +78,7 @@ position p;
  fn(...) { <+... W@p(...) ...+> }
 
 // (b) put/unregister, then wait_for_completion*() in the same function.
-@wb exists@
+@wb depends on hasw exists@
 identifier fn = {mod.exitfn, helper.h};
 identifier PUT =~ "^(put_device|kobject_put|kobject_del|device_unregister|[A-Za-z0-9_]+_unregister)$";
 identifier WAIT =~ "^wait_for_completion";
@@ -94,7 +107,7 @@ position p;
 
 // ----------------------------------------------------------------------------
 
-@ctx depends on !patch && (context || org || report)@
+@ctx depends on (wa || wb) && !patch && (context || org || report)@
 identifier F;
 position p = {wa.p, wb.p};
 position j0;
@@ -102,14 +115,14 @@ position j0;
 
 *F@p@j0(...)
 
-@script:python depends on org@
+@script:python depends on ctx && org@
 j0 << ctx.j0;
 @@
 
 msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
 coccilib.org.print_safe_todo(j0[0], msg)
 
-@script:python depends on report@
+@script:python depends on ctx && report@
 j0 << ctx.j0;
 @@
 
@@ -125,7 +138,7 @@ position wb.p;
 
 - WAIT@p(...);
 
-@script:python wan depends on patch@
+@script:python wan depends on wa && patch@
 W << wa.W;
 N;
 @@

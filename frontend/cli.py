@@ -128,9 +128,11 @@ def cmd_scan(a):
     if a.stats:
         st = scanner.stats
         sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
-                         "module code), %d not parsed, %d from cache\n"
+                         "module code), %d not parsed, %d from cache; "
+                         "%.2f s, link %.3f s\n"
                          % (st["files"], st["checked"], st["skipped"],
-                            st["failed"], st["cache_hits"]))
+                            st["failed"], st["cache_hits"], st["seconds"],
+                            st["link_seconds"]))
     if a.write_baseline:
         baseline.write(a.write_baseline, result["findings"])
     if known is not None:

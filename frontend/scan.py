@@ -11,6 +11,7 @@ import concurrent.futures
 import json
 import os
 import sys
+import time
 
 from . import cocci_engine, kflags, link, paths, sparse_engine
 from .cache import FactCache
@@ -181,6 +182,7 @@ class Scanner:
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
         findings, failed = [], []
+        link_seconds, t_start = 0.0, time.time()
         progress = Progress(len(info), self.progress)
         scripts = self._scripts() if self.cocci != "off" else []
 
@@ -230,8 +232,10 @@ class Scanner:
                     pending[key] -= 1
                     n = 0
                     if pending[key] == 0:
+                        t0 = time.time()
                         found = linked_findings(bucket.pop(key), requested,
                                                 self.rules, cwd)
+                        link_seconds += time.time() - t0
                         findings += found
                         n = len(found)
                     progress.step(1, n)
@@ -253,7 +257,9 @@ class Scanner:
         errors.sort(key=lambda e: e["file"])
         self.stats = {"files": len(files), "checked": len(info),
                       "skipped": skipped, "failed": len(failed),
-                      "cache_hits": self.cache.hits}
+                      "cache_hits": self.cache.hits,
+                      "seconds": time.time() - t_start,
+                      "link_seconds": link_seconds}
         return {"findings": unique, "errors": errors}
 
     def _cocci_results(self, found, errs, failed, requested, findings,

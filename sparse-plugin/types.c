@@ -404,23 +404,34 @@ struct symbol *member_of_lvalue(struct expression *e)
 	return m;
 }
 
-/* The member at byte @off of @st whose type is a struct, if any. */
-static struct symbol *struct_member_at(struct symbol *st, unsigned long off)
+/*
+ * The member at byte @off of @st: a struct-typed one first (the container
+ * of a deeper member), else, with @any, whatever member starts there.
+ */
+static struct symbol *member_at(struct symbol *st, unsigned long off, int any)
 {
-	struct symbol *m;
+	struct symbol *m, *found = NULL;
 
 	FOR_EACH_PTR(st->symbol_list, m) {
 		struct symbol *t = strip_type(m);
+		unsigned long start = m->offset;
 
-		if (!ml_is_struct(t))
+		if (!m->ident && ml_is_struct(t) && off >= start &&
+		    off < start + bits_to_bytes(t->bit_size)) {
+			struct symbol *r = member_at(t, off - start, any);
+
+			if (r)
+				return r;
 			continue;
-		if (!m->ident && off >= (unsigned long)m->offset &&
-		    off < (unsigned long)(m->offset + bits_to_bytes(t->bit_size)))
-			return struct_member_at(t, off - m->offset);
-		if (m->ident && (unsigned long)m->offset == off)
+		}
+		if (!m->ident || start != off)
+			continue;
+		if (ml_is_struct(t))
 			return m;
+		if (any && !found)
+			found = m;
 	} END_FOR_EACH_PTR(m);
-	return NULL;
+	return found;
 }
 
 /* The member whose address a "base + offset" expression computes. */
@@ -431,7 +442,7 @@ struct symbol *addr_member(struct expression *addr)
 	if (!addr->right || addr->right->type != EXPR_VALUE)
 		return NULL;
 	parent = addr_struct(addr->left);
-	return parent ? struct_member_at(parent, addr->right->value) : NULL;
+	return parent ? member_at(parent, addr->right->value, 1) : NULL;
 }
 
 /* The struct type an address expression points to, if any. */

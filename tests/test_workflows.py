@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The kernel's own workflows, on Debian's linux-source-6.1 (make test
+unpacks it into build/): modlife-sparse as kbuild's CHECK on real driver
+sources agrees with ./modlife scan, and every semantic patch works under
+make coccicheck in all four modes, with the findings spatch gives alone."""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import unittest
+
+from util import KB, MODLIFE, ROOT, SPARSE, TempDir, kbuild, run, scan
+
+TREE = os.path.join(ROOT, "build", "linux", "linux-source-6.1")
+SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
+WARN = re.compile(r"^(\S+?):(\d+):\d+: warning: .* \[modlife-([a-z-]+)\]$")
+
+
+def need_tree(test):
+    if not os.path.isfile(os.path.join(TREE, "Makefile")):
+        test.fail("%s is missing: run 'make linux-source' (make test does)"
+                  % TREE)
+
+
+class KbuildOnKernelSourcesTest(unittest.TestCase):
+    def test_check_and_link_agree_with_scan(self):
+        need_tree(self)
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "tifm")
+            os.makedirs(d)
+            for f in ("tifm_core.c", "tifm_7xx1.c"):
+                shutil.copy(os.path.join(TREE, "drivers", "misc", f), d)
+            with open(os.path.join(d, "Kbuild"), "w") as f:
+                f.write("obj-m += tifm_core.o tifm_7xx1.o\n")
+            rc, result, err = scan([d])
+            want = sorted("%s:%d:%s" % (os.path.basename(x["file"]),
+                                        x["line"], x["rule"])
+                          for x in result["findings"])
+            self.assertIn("tifm_core.c:171:module-release", want)
+            res = kbuild(d, "C=2", "CHECK=%s --modlife-kb=%s "
+                         "--modlife-facts=auto" % (SPARSE, KB))
+            self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+            printed = set()
+            for line in (res.stdout + res.stderr).splitlines():
+                m = WARN.match(line)
+                if m:
+                    printed.add("%s:%s:%s" % (os.path.basename(m.group(1)),
+                                              m.group(2), m.group(3)))
+            linked = run([MODLIFE, "link", "--format", "json", d])
+            import json
+            got = {"%s:%d:%s" % (os.path.basename(x["file"]), x["line"],
+                                 x["rule"])
+                   for x in json.loads(linked.stdout)["findings"]}
+            self.assertTrue(printed <= got, (printed, got))
+            self.assertEqual(sorted(got), want)
+
+
+def coccicheck(script, mode, m):
+    env = dict(os.environ,
+               # the tree sits in this repository's ignored build/: keep
+               # coccicheck's --use-gitgrep from asking our git
+               GIT_CEILING_DIRECTORIES=os.path.dirname(TREE))
+    return subprocess.run(["make", "-s", "-C", TREE, "coccicheck",
+                           "COCCI=" + script, "MODE=" + mode, "M=" + m,
+                           "J=2"], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+
+
+class CoccicheckTest(unittest.TestCase):
+    def test_report_mode_same_findings_as_spatch(self):
+        need_tree(self)
+        from frontend.cocci_engine import run_report
+        for script in SCRIPTS:
+            res = coccicheck(script, "report", "drivers/char")
+            self.assertEqual(res.returncode, 0, script + res.stderr[-1500:])
+            self.assertNotIn("coccicheck failed", res.stdout + res.stderr)
+            got = sorted(set(re.findall(r"^(\S+?):(\d+):\d+-\d+: ",
+                                        res.stdout, re.M)))
+            files = []
+            for dp, _, names in os.walk(os.path.join(TREE, "drivers",
+                                                     "char")):
+                files += [os.path.join(dp, n) for n in names
+                          if n.endswith((".c", ".h"))]
+            found, _ = run_report([script], sorted(files))
+            alone = sorted({(os.path.relpath(f["file"], TREE),
+                             str(f["line"])) for f in found})
+            self.assertEqual(got, alone, os.path.basename(script))
+
+    def test_every_mode_exits_0(self):
+        need_tree(self)
+        for script in SCRIPTS:
+            for mode in ("patch", "context", "org", "report"):
+                res = coccicheck(script, mode, "drivers/misc/eeprom")
+                self.assertEqual(res.returncode, 0, "%s %s: %s" % (
+                    os.path.basename(script), mode, res.stderr[-800:]))
+                self.assertNotIn("coccicheck failed",
+                                 res.stdout + res.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

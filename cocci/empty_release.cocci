@@ -305,7 +305,7 @@ k << late.k;
 
 er_hazard.add((k[0].file, " ".join(T.split())))
 
-@script:python erok depends on trivsel && triv@
+@script:python erok depends on alloc && trivsel && triv@
 RT << trivsel.RT;
 rp << triv.rp;
 RR;
@@ -331,7 +331,7 @@ else:
 	coccinelle.TT = cocci.make_type("struct " + ER_SKIP)
 	coccinelle.DD = cocci.make_ident(ER_SKIP)
 
-@fixk depends on patch@
+@fixk depends on alloc && patch@
 type erok.TT;
 identifier erok.DD;
 TT *E;
@@ -341,7 +341,7 @@ position rmk.k;
  \(device_unregister\|put_device\)(&E->DD);
 -kfree@k(E);
 
-@fixrel depends on patch@
+@fixrel depends on alloc && patch@
 identifier erok.RR, erok.DD, d;
 type erok.TT;
 @@

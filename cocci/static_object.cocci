@@ -345,7 +345,7 @@ position p != {pddef.p, pddefa.p, kodef.p, ksdef.p, devdef.p};
  static T NAME@p;
 )
 
-@ctx depends on !patch && (context || org || report)@
+@ctx depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && !patch && (context || org || report)@
 type T;
 identifier NAME;
 position p = {pddef.p, pddefa.p, kodef.p, ksdef.p, devdef.p, memdef.p};
@@ -362,7 +362,7 @@ position j0;
  ;
 )
 
-@script:python depends on ctx && org@
+@script:python depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && ctx && org@
 T << ctx.T;
 NAME << ctx.NAME;
 j0 << ctx.j0;
@@ -370,7 +370,7 @@ j0 << ctx.j0;
 
 coccilib.org.print_safe_todo(j0[0], so_message(T, NAME, j0))
 
-@script:python depends on ctx && report@
+@script:python depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && ctx && report@
 T << ctx.T;
 NAME << ctx.NAME;
 j0 << ctx.j0;
@@ -629,7 +629,7 @@ else:
 	coccinelle.PNAME = cocci.make_ident(NAME)
 	coccinelle.CALL = cocci.make_expr(call)
 
-@pdfix1 depends on patch@
+@pdfix1 depends on pdreg && patch@
 identifier pdok.PNAME;
 expression pdok.CALL;
 identifier E;
@@ -652,7 +652,7 @@ position pd_dead.c;
 
 // The return variable of the rewritten "E = register(); if (E) return E;"
 // may now be unused.
-@script:python pdretsel depends on pdfix1 && pd_dead && patch@
+@script:python pdretsel depends on pdreg && pdfix1 && pd_dead && patch@
 E << pdfix1.E;
 c << pd_dead.c;
 FN;
@@ -662,7 +662,7 @@ RET;
 coccinelle.FN = cocci.make_ident(c[0].current_element)
 coccinelle.RET = cocci.make_ident(E)
 
-@pdret depends on patch@
+@pdret depends on pdreg && patch@
 identifier pdretsel.FN, pdretsel.RET;
 type T;
 expression C;
@@ -678,7 +678,7 @@ expression C;
  ... when != RET
  }
 
-@pdfix2 depends on patch@
+@pdfix2 depends on pdreg && patch@
 identifier pdok.PNAME;
 expression pdok.CALL;
 expression E;
@@ -710,7 +710,7 @@ statement S1, S2;
 + PNAME = CALL;
 )
 
-@pdfix3 depends on patch@
+@pdfix3 depends on pdreg && patch@
 identifier pdok.PNAME;
 @@
 
@@ -871,7 +871,7 @@ if key in so_bad or kt is None or (p[0].file, "ktype:" + kt) not in so_trivial o
 else:
 	coccinelle.PNAME = cocci.make_ident(NAME)
 
-@kofix1 depends on patch@
+@kofix1 depends on koreg && patch@
 identifier kook.PNAME, KT;
 identifier E;
 expression P, FMT;
@@ -898,7 +898,7 @@ position ko_dead.c;
 
 // The return variable of the rewritten "E = register(); if (E) return E;"
 // may now be unused.
-@script:python koretsel depends on kofix1 && ko_dead && patch@
+@script:python koretsel depends on koreg && kofix1 && ko_dead && patch@
 E << kofix1.E;
 c << ko_dead.c;
 FN;
@@ -908,7 +908,7 @@ RET;
 coccinelle.FN = cocci.make_ident(c[0].current_element)
 coccinelle.RET = cocci.make_ident(E)
 
-@koret depends on patch@
+@koret depends on koreg && patch@
 identifier koretsel.FN, koretsel.RET;
 type T;
 expression C;
@@ -924,7 +924,7 @@ expression C;
  ... when != RET
  }
 
-@kofix2 depends on patch@
+@kofix2 depends on koreg && patch@
 identifier kook.PNAME, KT;
 expression P, FMT, E;
 statement S1, S2;
@@ -957,7 +957,7 @@ statement S1, S2;
 + PNAME = kobject_create_and_add(FMT, P);
 )
 
-@kofix3 depends on patch@
+@kofix3 depends on koreg && patch@
 identifier kook.PNAME;
 @@
 
@@ -967,7 +967,7 @@ identifier kook.PNAME;
 // ----------------------------------------------------------------------------
 // patch: the object is now a pointer.
 
-@objfix_pdok depends on patch@
+@objfix_pdok depends on pdreg && patch@
 identifier pdok.PNAME;
 identifier fld;
 @@
@@ -980,7 +980,7 @@ identifier fld;
 + PNAME->fld
 )
 
-@objfix_kook depends on patch@
+@objfix_kook depends on koreg && patch@
 identifier kook.PNAME;
 identifier fld;
 @@
@@ -994,7 +994,7 @@ identifier fld;
 )
 
 // The kobj_type, then the release functions, if nothing uses them any more.
-@script:python ktsel depends on kook && koini@
+@script:python ktsel depends on koreg && kook && koini@
 NAME << kook.PNAME;
 p << koini.p;
 KT;
@@ -1006,21 +1006,21 @@ if kt is None:
 else:
 	coccinelle.KT = cocci.make_ident(kt)
 
-@ktuse depends on patch@
+@ktuse depends on koreg && patch@
 identifier ktsel.KT;
 position u;
 @@
 
  KT@u
 
-@script:python depends on ktsel && ktuse@
+@script:python depends on koreg && ktsel && ktuse@
 KT << ktsel.KT;
 u << ktuse.u;
 @@
 
 so_keep.add(so_key(u, "ktype:" + KT))
 
-@script:python ktrm depends on ktsel && koini@
+@script:python ktrm depends on koreg && ktsel && koini@
 KT << ktsel.KT;
 p << koini.p;
 KT2;
@@ -1031,7 +1031,7 @@ if (p[0].file, "ktype:" + KT) in so_keep:
 else:
 	coccinelle.KT2 = cocci.make_ident(KT)
 
-@ktfix depends on patch@
+@ktfix depends on koreg && patch@
 identifier ktrm.KT2;
 @@
 
@@ -1050,7 +1050,7 @@ else:
 	so_rm.add((p[0].file, r))
 	coccinelle.REL = cocci.make_ident(r)
 
-@script:python relselk depends on ktrm && koini@
+@script:python relselk depends on koreg && ktrm && koini@
 KT << ktrm.KT2;
 p << koini.p;
 REL;
@@ -1063,35 +1063,35 @@ else:
 	so_rm.add((p[0].file, r))
 	coccinelle.REL = cocci.make_ident(r)
 
-@reluse_relsel depends on patch@
+@reluse_relsel depends on pdreg && patch@
 identifier relsel.REL;
 position u;
 @@
 
  REL@u
 
-@script:python depends on relsel && reluse_relsel@
+@script:python depends on pdreg && relsel && reluse_relsel@
 R << relsel.REL;
 u << reluse_relsel.u;
 @@
 
 so_keep.add(so_key(u, R))
 
-@reluse_relselk depends on patch@
+@reluse_relselk depends on koreg && patch@
 identifier relselk.REL;
 position u;
 @@
 
  REL@u
 
-@script:python depends on relselk && reluse_relselk@
+@script:python depends on koreg && relselk && reluse_relselk@
 R << relselk.REL;
 u << reluse_relselk.u;
 @@
 
 so_keep.add(so_key(u, R))
 
-@script:python relrm depends on triv@
+@script:python relrm depends on (pdreg || koreg) && triv@
 R << triv.R;
 rp << triv.rp;
 R2;
@@ -1103,14 +1103,14 @@ if key in so_keep or key not in so_rm:
 else:
 	coccinelle.R2 = cocci.make_ident(R)
 
-@relfix depends on patch@
+@relfix depends on (pdreg || koreg) && patch@
 identifier relrm.R2, d;
 type T;
 @@
 
 - void R2(T *d) { ... }
 
-@relproto depends on patch@
+@relproto depends on (pdreg || koreg) && patch@
 identifier relrm.R2;
 @@
 

@@ -115,14 +115,14 @@ position j0;
 
 *F@p@j0(...)
 
-@script:python depends on ctx && org@
+@script:python depends on (wa || wb) && ctx && org@
 j0 << ctx.j0;
 @@
 
 msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
 coccilib.org.print_safe_todo(j0[0], msg)
 
-@script:python depends on ctx && report@
+@script:python depends on (wa || wb) && ctx && report@
 j0 << ctx.j0;
 @@
 

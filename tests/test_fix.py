@@ -62,6 +62,18 @@ class FixTest(unittest.TestCase):
     def test_blk(self):
         self.fix_and_check("blk-bug")
 
+    def test_static_platform_device_to_core_allocation(self):
+        self.fix_and_check("static-pdev-bug")
+
+    def test_static_kobject_to_kobject_create_and_add(self):
+        self.fix_and_check("static-kobj-bug")
+
+    def test_del_timer_to_del_timer_sync(self):
+        self.fix_and_check("timer-bug")
+
+    def test_rcu_barrier_in_exit(self):
+        self.fix_and_check("rcu-bug")
+
 
 class CocciFixturesTest(unittest.TestCase):
     def test_fixtures_all_modes(self):

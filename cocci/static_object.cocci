@@ -142,6 +142,9 @@ so_keep = set()		# (file, identifier) still referenced after the patch
 so_rel = {}		# (file, NAME) -> release function to drop if unused
 so_kt = {}		# (file, NAME) -> kobj_type
 so_member = {}		# (file, NAME) -> registered member path
+so_bare = set()		# (file, NAME) registered without checking the result
+so_safe_use = set()	# (file, line, col) of &NAME in calls that accept an
+			# ERR_PTR()/NULL object
 so_rm = set()		# (file, function) release of a rewritten object
 
 # Scripts bind this name (which never occurs in C code) instead of
@@ -185,6 +188,10 @@ def so_unsafe_uses(key):
 	uses = so_uses.get(key, [])
 	for (fn, l, c, good) in uses:
 		if not good or (f, fn) not in so_funcs:
+			return True
+		# Unchecked registration: NAME may be an ERR_PTR()/NULL that only
+		# the unregister/put calls accept.
+		if key in so_bare and (f, l, c) not in so_safe_use:
 			return True
 	users = set(u[0] for u in uses)
 	for (rfn, rl, rc) in so_regs.get(key, []):
@@ -545,6 +552,34 @@ position c;
  platform_device_register@c(&NAME);
 )
 
+// Unchecked registrations, and the uses that accept a failed one.
+@pd_bare depends on patch@
+identifier pdreg.NAME;
+position q;
+@@
+
+ platform_device_register(&NAME@q);
+
+@script:python depends on pdreg && pd_bare@
+NAME << pdreg.NAME;
+q << pd_bare.q;
+@@
+
+so_bare.add(so_key(q, NAME))
+
+@pd_safe depends on patch@
+identifier pdreg.NAME;
+position q;
+@@
+
+ \(platform_device_register\|platform_device_unregister\|platform_device_del\|platform_device_put\)(&NAME@q)
+
+@script:python depends on pdreg && pd_safe@
+q << pd_safe.q;
+@@
+
+so_safe_use.add((q[0].file, int(q[0].line), int(q[0].column)))
+
 @pd_reg depends on patch@
 identifier pdreg.NAME;
 position c;
@@ -787,6 +822,40 @@ position c;
 |
  kobject_init_and_add@c(&NAME, ...);
 )
+
+// Unchecked registrations, and the uses that accept a failed (NULL) one.
+@ko_bare depends on patch@
+identifier koreg.NAME;
+position q;
+@@
+
+ kobject_init_and_add(&NAME@q, ...);
+
+@script:python depends on koreg && ko_bare@
+NAME << koreg.NAME;
+q << ko_bare.q;
+@@
+
+so_bare.add(so_key(q, NAME))
+
+@ko_safe depends on patch@
+identifier koreg.NAME;
+position q;
+@@
+
+(
+ kobject_init_and_add(&NAME@q, ...)
+|
+ kobject_put(&NAME@q)
+|
+ kobject_del(&NAME@q)
+)
+
+@script:python depends on koreg && ko_safe@
+q << ko_safe.q;
+@@
+
+so_safe_use.add((q[0].file, int(q[0].line), int(q[0].column)))
 
 @ko_unsup depends on patch@
 identifier koreg.NAME;

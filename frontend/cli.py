@@ -5,7 +5,7 @@ import os
 import sys
 
 from . import VERSION, kflags, paths, report
-from .rules import RULES, doc_page
+from .rules import DEFAULT, EXPERIMENTAL, RULES, doc_page
 
 
 class Usage(Exception):
@@ -28,6 +28,8 @@ def _jobs(value):
 
 
 def _rule_list(value):
+    if value == "all":
+        return sorted(RULES)
     names = [v for v in value.split(",") if v]
     bad = [n for n in names if n not in RULES]
     if bad:
@@ -51,7 +53,9 @@ def build_parser():
                    "newest Debian linux-headers-*-amd64)")
     s.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     s.add_argument("--rules", type=_rule_list, default=None,
-                   help="comma-separated rules to run (default: all)")
+                   help="comma-separated rules to run, or 'all' (default: "
+                   "all but the experimental ones: %s)"
+                   % ", ".join(EXPERIMENTAL))
     s.add_argument("--disable", type=_rule_list, default=[],
                    help="comma-separated rules to skip")
     s.add_argument("--assume-module", action="store_true",
@@ -107,7 +111,7 @@ def cmd_scan(a):
     from . import baseline, cache, diffbase
     from .scan import ScanError, Scanner
     kdir = a.kdir or paths.default_kdir()
-    rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
+    rules = [r for r in (a.rules or DEFAULT) if r not in a.disable]
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
     try:
         known = baseline.load(a.baseline) if a.baseline else None
@@ -174,9 +178,10 @@ def cmd_link(a):
 
 def cmd_rules(a):
     for name in sorted(RULES):
-        print("%-16s %-14s %s  (%s)" % (name, RULES[name]["family"],
-                                        RULES[name]["summary"],
-                                        doc_page(name)))
+        print("%-28s %-18s %s%s  (%s)" % (
+            name, RULES[name]["family"],
+            "[experimental, off by default] " if name in EXPERIMENTAL
+            else "", RULES[name]["summary"], doc_page(name)))
     return 0
 
 

@@ -51,11 +51,13 @@ RULES = {
     },
     "exit-pending-work": {
         "family": "pending callbacks",
+        "experimental": True,
         "summary": "A work item with a module function is queued and no "
                    "exit path cancels or flushes it.",
     },
     "exit-pending-timer": {
         "family": "pending callbacks",
+        "experimental": True,
         "summary": "A timer, hrtimer or kthread running module code is not "
                    "stopped synchronously on the exit path.",
         "cocci": "exit_pending_timer.cocci",
@@ -66,6 +68,13 @@ RULES = {
                    "the module for.",
     },
 }
+
+
+# Off unless asked for (--rules NAME or --rules all): on Debian's 6.1
+# drivers/{platform,misc,char} most of their findings were false (see
+# docs/scan-results.md) - cancels reached through other modules' callbacks.
+EXPERIMENTAL = sorted(r for r, v in RULES.items() if v.get("experimental"))
+DEFAULT = sorted(r for r in RULES if r not in EXPERIMENTAL)
 
 
 def doc_page(rule):

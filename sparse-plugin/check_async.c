@@ -181,45 +181,46 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	report(&f);
 }
 
+static void timer_finding(struct expression *call, const char *key,
+			  const char *need, const char *msg)
+{
+	char k[KEYLEN + 32];
+	struct finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.rule = "exit-pending-timer";
+	f.pos = call->pos;
+	f.unload = 1;
+	snprintf(k, sizeof(k), "timer-fn:%s", key);
+	f.requires[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops:%s", key);
+	f.unless[0] = strdup(k);
+	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
+	if (need)
+		f.requires[1] = strdup(k);	/* stopped, but not in sync */
+	else
+		f.unless[1] = strdup(k);
+	snprintf(f.message, sizeof(f.message), "%s", msg);
+	report(&f);
+}
+
 static void timer_call(struct walk_ctx *ctx, struct expression *call,
 		       const char *name)
 {
-	char key[KEYLEN], k[KEYLEN + 32];
-	struct finding f;
+	char key[KEYLEN], msg[1024];
 
 	if (!addr_key(first_expression(call->args), key, sizeof(key)) ||
 	    !first_time("timer", key))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-pending-timer";
-	f.pos = call->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "timer-fn:%s", key);
-	f.requires[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops:%s", key);
-	f.unless[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
-	f.unless[1] = strdup(k);
-	snprintf(f.message, sizeof(f.message),
+	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
 		 name, key, strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
-	report(&f);
-	/* stopped, but with del_timer(): the callback may still be running */
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-pending-timer";
-	f.pos = call->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "timer-fn:%s", key);
-	f.requires[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
-	f.requires[1] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops:%s", key);
-	f.unless[0] = strdup(k);
-	snprintf(f.message, sizeof(f.message),
+	timer_finding(call, key, NULL, msg);
+	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
 		 name, key);
-	report(&f);
+	timer_finding(call, key, "async", msg);
 }
 
 static void async_call(struct walk_ctx *ctx, struct expression *call,

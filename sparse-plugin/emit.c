@@ -214,6 +214,14 @@ void report(struct finding *f)
 }
 
 extern int quiet_findings;
+int show_experimental;
+
+/* rules whose real-tree findings were mostly false: facts only by default */
+static int experimental(const char *rule)
+{
+	return !strcmp(rule, "exit-pending-work") ||
+	       !strcmp(rule, "exit-pending-timer");
+}
 
 /* "a|b|c": one of them is provided. */
 static int any_provided(const char *alts)
@@ -295,7 +303,8 @@ void findings_flush(void)
 			fact_str("path_to", f->path_to);
 		fact_int("local", local);
 		fact_end();
-		if (!local || quiet_findings)
+		if (!local || quiet_findings ||
+		    (experimental(f->rule) && !show_experimental))
 			continue;
 		fprintf(diag_out, "%s:%d:%d: warning: ",
 			stream_name(f->pos.stream), f->pos.line, f->pos.pos);

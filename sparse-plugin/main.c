@@ -12,6 +12,7 @@
  *   --modlife-quiet        print no findings (facts only)
  *   --modlife-parse-errors print sparse's first error of a file
  *   --modlife-werror       exit 1 when a finding was printed
+ *   --modlife-experimental also print the experimental rules' findings
  */
 #include <string.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 struct tu_state tu;
 int kb_mode, quiet_findings;
 FILE *diag_out;
-extern int findings_printed;
+extern int findings_printed, show_experimental;
 
 static const struct modlife_check *rule_checks[] = {
 	&check_facts, &check_owner, &check_release, &check_exit_wait,
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
 			show_parse_errors = 1;
 		else if (!strcmp(a, "--modlife-werror"))
 			werror = 1;
+		else if (!strcmp(a, "--modlife-experimental"))
+			show_experimental = 1;
 		else if (!strncmp(a, "--modlife-", 10)) {
 			fprintf(stderr, "modlife-sparse: unknown option %s\n", a);
 			return 2;

@@ -574,40 +574,26 @@ const char *callee_name(struct symbol *callee)
  * In an evaluated initializer, the leaf value stored at byte @want whose
  * member is named @member ("owner"), or NULL.
  */
-static struct expression *leaf_at(struct expression *init, unsigned long base,
-				  unsigned long want, struct ident *member)
+static struct {
+	unsigned long want;
+	struct ident *member;
+	struct expression *found;
+} leaf_query;
+
+static void match_leaf(struct symbol *obj, struct symbol *m,
+		       struct expression *value, unsigned long offset)
 {
-	struct expression *e;
-
-	if (!init || init->type != EXPR_INITIALIZER)
-		return NULL;
-	FOR_EACH_PTR(init->expr_list, e) {
-		unsigned long off = base;
-		struct expression *v = e;
-		struct symbol *m = NULL;
-
-		if (e->type == EXPR_POS) {
-			off += e->init_offset;
-			m = e->ctype;
-			v = e->init_expr;
-		}
-		if (!v)
-			continue;
-		if (v->type == EXPR_INITIALIZER) {
-			struct expression *r = leaf_at(v, off, want, member);
-
-			if (r)
-				return r;
-			continue;
-		}
-		if (off == want && m && m->ident == member)
-			return v;
-	} END_FOR_EACH_PTR(e);
-	return NULL;
+	if (!leaf_query.found && offset == leaf_query.want && m &&
+	    m->ident == leaf_query.member)
+		leaf_query.found = value;
 }
 
 struct expression *init_leaf_at(struct expression *init, unsigned long want,
 				struct ident *member)
 {
-	return leaf_at(init, 0, want, member);
+	leaf_query.want = want;
+	leaf_query.member = member;
+	leaf_query.found = NULL;
+	for_each_init_leaf(NULL, init, match_leaf);
+	return leaf_query.found;
 }

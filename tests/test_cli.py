@@ -69,6 +69,15 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(result["findings"], [])
         self.assertEqual(rc, 0)
 
+    def test_experimental_rules_are_off_by_default(self):
+        d = os.path.join(CORPUS, "timer-bug")
+        res = run([MODLIFE, "scan", "--no-cache", "--format", "json", d])
+        self.assertEqual((res.returncode, json.loads(res.stdout)["findings"]),
+                         (0, []))
+        rc, result, _ = scan([d], "--rules", "all")
+        self.assertEqual([f["rule"] for f in result["findings"]],
+                         ["exit-pending-timer"])
+
     def test_rules_lists_docs_pages_that_exist(self):
         from frontend.rules import RULES
         res = run([MODLIFE, "rules"])

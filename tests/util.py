@@ -28,6 +28,8 @@ def scan(paths, *extra, cwd=None):
     """Runs modlife scan --format json; returns (rc, result, stderr)."""
     if not any(e.startswith("--cache-dir") for e in extra):
         extra = ("--no-cache",) + tuple(extra)
+    if not any(e in ("--rules", "--disable") for e in extra):
+        extra = ("--rules", "all") + tuple(extra)
     res = run([MODLIFE, "scan", "--format", "json"] + list(extra) +
               list(paths), cwd=cwd)
     try:

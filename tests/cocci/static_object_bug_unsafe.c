@@ -3,7 +3,9 @@
  * Fixture: registered static objects that the patch cannot convert
  * safely, so they are only reported: platform data filled in before
  * registration (the pointer would still be NULL there), a DMA mask, a
- * release that does real work, and a kobject named from a format.
+ * release that does real work, a kobject named from a format, and an
+ * unchecked registration followed by a dereference (it would dereference
+ * an ERR_PTR() when the registration fails).
  */
 #include <linux/module.h>
 #include <linux/init.h>
@@ -41,6 +43,11 @@ static struct platform_device fred_dma_pdev = {
 	},
 };
 
+static struct platform_device fred_leds = {
+	.name	= "fred-leds",
+	.id	= -1,
+};
+
 static void fred_kobj_release(struct kobject *kobj)
 {
 }
@@ -70,6 +77,10 @@ static int __init fred_init(void)
 				   fred_irq);
 	if (ret)
 		goto err_kobj;
+
+	/* The LEDs are optional. */
+	platform_device_register(&fred_leds);
+	dev_dbg(&fred_leds.dev, "LEDs registered\n");
 	return 0;
 
 err_kobj:
@@ -82,6 +93,7 @@ err_pdev:
 
 static void __exit fred_exit(void)
 {
+	platform_device_unregister(&fred_leds);
 	kobject_put(&fred_kobj);
 	platform_device_unregister(&fred_dma_pdev);
 	platform_device_unregister(&fred_pdev);

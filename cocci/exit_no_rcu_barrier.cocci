@@ -9,8 +9,10 @@
 /// the RCU core then jumps into freed memory.  Reported: call_rcu() and
 /// call_srcu() whose callback is a function defined in the same file, in
 /// a file with a module_exit(fn), when neither fn nor a function of the
-/// same file that fn calls directly contains rcu_barrier() (for
-/// call_srcu(): srcu_barrier() with the same srcu_struct expression).
+/// same file that fn calls directly contains rcu_barrier() or a call that
+/// always runs it (unregister_pernet_subsys(), unregister_pernet_device(),
+/// target_backend_unregister()); for call_srcu(): srcu_barrier() with the
+/// same srcu_struct expression.
 ///
 /// Patch mode adds rcu_barrier(); (srcu_barrier(ssp);) as the last
 /// statement of the exit function.  The barrier must come after the last
@@ -22,15 +24,16 @@
 /// file (call_srcu(&ssp, ...) with ssp defined at file scope); otherwise
 /// the call is only reported.
 ///
-//# False positives: exit paths that wait through a callee that calls
-//# rcu_barrier() itself (for example unregistering net devices or
-//# pernet operations, or kmem_cache_destroy() of a SLAB_TYPESAFE_BY_RCU
-//# cache), through a helper more than one call deep or in another file,
-//# or with a completion that the callback completes; and callbacks that
-//# can only be queued in a way the exit path already waits for.  Missed:
-//# callbacks named through a pointer or a cast, call_rcu() in a file of a
-//# multi-file module without the module_exit(), and files whose exit
-//# function comes from a macro (module_platform_driver() and the like).
+//# False positives: exit paths that wait through another callee that
+//# calls rcu_barrier() itself (for example kmem_cache_destroy() of a
+//# SLAB_TYPESAFE_BY_RCU cache, or unregistering net devices when their
+//# destructors queue no callback), through a helper more than one call
+//# deep or in another file, or with a completion that the callback
+//# completes; and callbacks that can only be queued in a way the exit
+//# path already waits for.  Missed: callbacks named through a pointer or
+//# a cast, call_rcu() in a file of a multi-file module without the
+//# module_exit(), and files whose exit function comes from a macro
+//# (module_platform_driver() and the like).
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The modlife authors.
@@ -103,13 +106,17 @@ identifier mod.exitfn, h;
 
  exitfn(...) { <+... h(...) ...+> }
 
-// The barriers on the exit path.
+// The barriers on the exit path: rcu_barrier(), or a core function that
+// always calls it (unregister_pernet_operations(), and the target core's
+// backend unregistration, which waits for its backends' call_rcu()s).
 @hr depends on crdef@
 identifier fn = {mod.exitfn, helper.h};
+identifier B = {rcu_barrier, unregister_pernet_subsys,
+		unregister_pernet_device, target_backend_unregister};
 position q;
 @@
 
- fn(...) { <+... rcu_barrier@q() ...+> }
+ fn(...) { <+... B@q(...) ...+> }
 
 @script:python@
 p << cr.p;
@@ -147,6 +154,18 @@ position p1 : script:python() { _key(p1[0]) not in _covered };
 @@
 
 call_srcu@p@p1(...)
+
+// One binding per call (br and bs bindings are combined pairwise).
+@bad depends on br || bs@
+position p = {br.p1, bs.p1};
+position p2;
+@@
+
+(
+ call_rcu@p@p2(...)
+|
+ call_srcu@p@p2(...)
+)
 
 // ----------------------------------------------------------------------------
 
@@ -194,13 +213,13 @@ identifier mod.exitfn;
 
 // ----------------------------------------------------------------------------
 
-@ctx depends on !patch && (context || org || report)@
+@ctx depends on bad && !patch && (context || org || report)@
 identifier C;
-position p = {br.p1, bs.p1};
+position bad.p2;
 position j0;
 @@
 
-*C@p@j0(...)
+*C@p2@j0(...)
 
 @script:python depends on org@
 C << ctx.C;

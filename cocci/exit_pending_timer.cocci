@@ -142,7 +142,7 @@ position p : script:python() { _onpath(p[0]) };
  hrtimer_try_to_cancel@p(...);
 
 // One binding per call (t and ht bindings are combined pairwise).
-@bad@
+@bad depends on t || ht@
 identifier F;
 position p = {t.p, ht.p};
 position p1;

@@ -13,11 +13,23 @@ the message.
 The call graph is the one sparse-plugin/graph.c builds for one file; keep
 the edge rules alike: direct calls; "ops->member()" to the one function
 the module stores into that member (inferred); a driver unregistration to
-the driver's remove/disconnect.
+the driver's remove/disconnect. "provide_if_may_reach" facts use graph.c's
+generous "may" graph: every implementation of an ops member, and as extra
+roots the functions stored into teardown-like members and the exported
+teardown-like functions.
 """
 import collections
+import re
 
 TEARDOWN = ("remove", "remove_new", "disconnect")
+TEARDOWN_WORDS = re.compile(
+    r"(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|"
+    r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
+    r"unregister|disable|free|del|put)(_|$)")
+
+
+def is_teardown_name(name):
+    return bool(name and TEARDOWN_WORDS.search(name))
 
 
 class CallGraph:
@@ -27,6 +39,7 @@ class CallGraph:
         self.unregs = collections.defaultdict(list)
         impls = collections.defaultdict(set)
         self.teardown = collections.defaultdict(list)
+        self.may_roots = []
         for f in facts:
             k = f.get("k")
             if k == "call" and f.get("from"):
@@ -35,16 +48,25 @@ class CallGraph:
                 self.icalls[f["from"]].append((f["struct"], f["member"]))
             elif k == "unreg_driver":
                 self.unregs[f["from"]].append(f["driver"])
+            elif k == "fn" and f.get("exported") and is_teardown_name(
+                    f["name"]):
+                self.may_roots.append(f["name"])
             elif k == "store":
                 impls[(f["struct"], f["member"])].add(f["fn"])
+                if is_teardown_name(f["member"]):
+                    self.may_roots.append(f["fn"])
                 if f["member"] in TEARDOWN and f.get("obj"):
                     self.teardown[f["obj"]].append(f["fn"])
-        self.single = {k: next(iter(v)) for k, v in impls.items()
+        self.impls = {k: sorted(v) for k, v in impls.items()}
+        self.single = {k: v[0] for k, v in self.impls.items()
                        if len(v) == 1}
 
-    def reach(self, roots):
-        """{fn: (parent, inferred)} breadth first from the roots."""
+    def reach(self, roots, may=False):
+        """{fn: (parent, inferred)} breadth first from the roots; the
+        "may" graph adds graph.c's generous edges and roots."""
         seen = {}
+        if may:
+            roots = list(roots) + self.may_roots
         queue = collections.deque()
         for r in roots:
             if r not in seen:
@@ -54,9 +76,10 @@ class CallGraph:
             fn = queue.popleft()
             nexts = [(t, False) for t in self.calls.get(fn, [])]
             for st, m in self.icalls.get(fn, []):
-                t = self.single.get((st, m))
-                if t:
-                    nexts.append((t, True))
+                if may:
+                    nexts += [(t, True) for t in self.impls.get((st, m), [])]
+                elif (st, m) in self.single:
+                    nexts.append((self.single[(st, m)], True))
             for drv in self.unregs.get(fn, []):
                 nexts += [(t, False) for t in self.teardown.get(drv, [])]
             for t, inferred in nexts:
@@ -75,7 +98,7 @@ def path(reached, fn):
     return " -> ".join(reversed(chain))
 
 
-def provided_keys(facts, reached):
+def provided_keys(facts, reached, may_reached=()):
     keys = set()
     implications = []
     for f in facts:
@@ -85,6 +108,8 @@ def provided_keys(facts, reached):
         elif k == "implies":
             implications.append((f["if"], f["then"]))
         elif k == "provide_if_reached" and f["fn"] in reached:
+            keys.add(f["key"])
+        elif k == "provide_if_may_reach" and f["fn"] in may_reached:
             keys.add(f["key"])
     keys.update("exit-reaches:" + fn for fn in reached)
     changed = True
@@ -101,8 +126,10 @@ def link_module(facts):
     """facts: every fact of one module's files. Returns the findings that
     stand, as fact dicts (message with its exit path filled in)."""
     roots = [f["fn"] for f in facts if f.get("k") == "module_exit"]
-    reached = CallGraph(facts).reach(roots)
-    keys = provided_keys(facts, reached)
+    graph = CallGraph(facts)
+    reached = graph.reach(roots)
+    may = graph.reach(roots, may=True) if roots else {}
+    keys = provided_keys(facts, reached, may)
     has_exit = bool(roots)
     out = []
     for f in facts:

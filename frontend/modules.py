@@ -25,47 +25,192 @@ def _logical_lines(path):
     return [ln.split("#", 1)[0] for ln in text.split("\n")]
 
 
+VAR_REF = re.compile(r"\$\(([A-Za-z0-9_]+)\)")
+COND = re.compile(r"^\s*(ifdef|ifndef|ifeq|ifneq)\s+(.*)$")
+
+
+def _cond_value(config, text):
+    """The value of a $(CONFIG_X) reference: 'y', 'm', '' or None
+    (unknown)."""
+    m = re.fullmatch(r"\s*\$\((CONFIG_[A-Za-z0-9_]+)\)\s*", text)
+    if not m:
+        return None
+    v = config(m.group(1))
+    return None if v is None else ("" if v == "n" else v)
+
+
+def _condition(config, kw, arg):
+    """True, False or None (cannot tell) for one make conditional."""
+    if kw in ("ifdef", "ifndef"):
+        sym = arg.strip()
+        if not sym.startswith("CONFIG_"):
+            return None
+        v = config(sym)
+        if v is None:
+            return None
+        return (v in ("y", "m")) == (kw == "ifdef")
+    m = re.fullmatch(r"\((.*),(.*)\)\s*", arg.strip())
+    if not m:
+        return None
+    a, b = m.group(1), m.group(2)
+    va = _cond_value(config, a)
+    if va is None or "$" in b:
+        return None
+    return (va == b.strip()) == (kw == "ifeq")
+
+
+def _flag_words(text, root):
+    """The -I/-D/-U/-include flags of an expanded ccflags value; words
+    still holding an unknown make variable are dropped."""
+    out, words, i = [], text.split(), 0
+    while i < len(words):
+        w = words[i]
+        i += 1
+        if w in ("-I", "-include") and i < len(words):
+            w, arg = w, words[i]
+            i += 1
+        elif w.startswith("-I"):
+            w, arg = "-I", w[2:]
+        elif w.startswith(("-D", "-U")):
+            if "$(" not in w:
+                out.append(w)
+            continue
+        else:
+            continue
+        if "$(" in arg:
+            continue
+        # kbuild runs from the top of the tree
+        arg = os.path.normpath(os.path.join(root, arg))
+        out += ["-I" + arg] if w == "-I" else [w, arg]
+    return out
+
+
 class DirInfo:
     """What one directory's Kbuild/Makefile says about its objects."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, config=None, root=None):
+        self.dir = directory
+        self.root = root or directory
+        self.config = config or (lambda sym: None)
         self.obj = {}        # "foo.o" -> "m" | "y" | "CONFIG_X"
         self.parts = {}      # "foo" -> ["a.o", "b.o"]
+        self.off = set()     # parts whose condition is off: not built
+        self.vars = {}
+        self.ccflags, self.subdir_ccflags = [], []
+        self.cflags = {}     # "a.o" -> flags of CFLAGS_a.o
         self.found = False
         for name in ("Kbuild", "Makefile"):
             path = os.path.join(directory, name)
             if os.path.isfile(path):
                 self.found = True
-                self._parse(path)
+                self._parse(path, 0)
                 break
 
-    def _parse(self, path):
+    def expand(self, text, depth=0):
+        """Expands $(src), $(obj), $(srctree) and the file's own simple
+        variables; other references are left for the caller to drop."""
+        text = text.replace("$(srctree)/$(src)", self.dir)
+        text = text.replace("$(objtree)/$(obj)", self.dir)
+
+        def sub(m):
+            name = m.group(1)
+            if name in ("src", "obj"):
+                return self.dir
+            if name in ("srctree", "objtree"):
+                return self.root
+            if name in self.vars and depth < 8:
+                return self.expand(self.vars[name], depth + 1)
+            return m.group(0)
+        return VAR_REF.sub(sub, text)
+
+    def _parse(self, path, depth):
+        # per open conditional: [this branch live, an earlier branch was]
+        # with None where the configuration cannot tell
+        stack = []
         for line in _logical_lines(path):
+            s = line.strip()
+            c = COND.match(s)
+            if c:
+                v = _condition(self.config, c.group(1), c.group(2))
+                stack.append([v, v])
+                continue
+            if (s == "else" or s.startswith("else ")) and stack:
+                top = stack[-1]
+                rest = COND.match(s[4:].strip())
+                v = (_condition(self.config, rest.group(1), rest.group(2))
+                     if rest else True)
+                if top[1] is True:
+                    v = False
+                elif top[1] is None and v is not False:
+                    v = None
+                top[0] = v
+                top[1] = True if (top[1] is True or v is True) else (
+                    None if None in (top[1], v) else False)
+                continue
+            if s == "endif" or s.startswith("endif "):
+                if stack:
+                    stack.pop()
+                continue
+            live = False not in [t[0] for t in stack]
+            if not live:
+                continue
+            if s.startswith(("include ", "-include ")) and depth < 4:
+                inc = self.expand(s.split(None, 1)[1].strip())
+                inc = os.path.join(self.root, inc)
+                if "$(" not in inc and os.path.isfile(inc):
+                    self._parse(inc, depth + 1)
+                continue
             m = ASSIGN.match(line)
-            if not m:
-                continue
-            lhs, op, rhs = m.groups()
-            words = [w for w in rhs.split() if w.endswith(".o")]
-            if lhs.startswith("obj-"):
-                how = lhs[4:]
-                c = CONFIG_REF.fullmatch(how)
-                kind = c.group(1) if c else how
-                for w in words:
-                    self.obj.setdefault(w, kind)
-                continue
-            # composite: foo-y, foo-objs, foo-$(CONFIG_X), foo-m
-            for suffix in ("-objs", "-y", "-m"):
-                if lhs.endswith(suffix):
-                    base = lhs[:-len(suffix)]
-                    break
-            else:
-                c = re.match(r"^(.*)-\$\(CONFIG_[A-Za-z0-9_]+\)$", lhs)
-                if not c:
-                    continue
-                base = c.group(1)
-            if op == ":=" or op == "=":
-                self.parts.setdefault(base, [])
-            self.parts.setdefault(base, []).extend(words)
+            if m:
+                self._assign(*m.groups())
+
+    def _on(self, how):
+        """False when a '-$(CONFIG_X)' suffix is off in the config."""
+        c = CONFIG_REF.fullmatch(how)
+        if not c:
+            return how in ("y", "m", "objs")
+        v = self.config(c.group(1))
+        return v is None or v in ("y", "m")
+
+    def _assign(self, lhs, op, rhs):
+        if op in (":=", "="):
+            self.vars[lhs] = rhs
+        else:
+            self.vars[lhs] = self.vars.get(lhs, "") + " " + rhs
+        if lhs.startswith("CFLAGS_"):
+            self.cflags.setdefault(lhs[len("CFLAGS_"):], []).extend(
+                _flag_words(self.expand(rhs), self.root))
+            return
+        for prefix, dest in (("subdir-ccflags-", self.subdir_ccflags),
+                             ("ccflags-", self.ccflags)):
+            if lhs.startswith(prefix):
+                if self._on(lhs[len(prefix):]):
+                    dest.extend(_flag_words(self.expand(rhs), self.root))
+                return
+        words = [w for w in self.expand(rhs).split() if w.endswith(".o")]
+        if lhs.startswith("obj-"):
+            how = lhs[4:]
+            c = CONFIG_REF.fullmatch(how)
+            kind = c.group(1) if c else how
+            for w in words:
+                self.obj.setdefault(w, kind)
+            return
+        # composite: foo-y, foo-objs, foo-$(CONFIG_X), foo-m
+        for suffix in ("-objs", "-y", "-m"):
+            if lhs.endswith(suffix):
+                base, how = lhs[:-len(suffix)], suffix[1:]
+                break
+        else:
+            c = re.match(r"^(.*)-(\$\(CONFIG_[A-Za-z0-9_]+\))$", lhs)
+            if not c:
+                return
+            base, how = c.group(1), c.group(2)
+        if op in (":=", "="):
+            self.parts.setdefault(base, [])
+        if not self._on(how):
+            self.off.update(words)
+            return
+        self.parts.setdefault(base, []).extend(words)
 
 
 class Kconfig:
@@ -119,6 +264,14 @@ class Kconfig:
             elif line.startswith("# CONFIG_") and line.endswith(" is not set"):
                 self.config[line[2:-11]] = "n"
 
+    def value(self, sym):
+        """'y', 'm' or 'n' under KDIR's configuration; None when it
+        cannot tell."""
+        v = self.config.get(sym)
+        if v is None and self.same_kernel:
+            return "n"
+        return v
+
     def modular(self, sym):
         """True: can be a module under KDIR's configuration (=m), or,
         for a symbol that configuration does not decide, is tristate."""
@@ -170,15 +323,38 @@ def tree_root(path):
 class ModuleMap:
     """Resolves a source file to (is_module, module name, module key)."""
 
-    def __init__(self, kconfig, assume_module=False):
+    def __init__(self, kconfig, assume_module=False, root=None):
         self.kconfig = kconfig
+        self.root = root
         self.dirs = {}
         self.assume_module = assume_module
 
     def _dir(self, d):
         if d not in self.dirs:
-            self.dirs[d] = DirInfo(d)
+            self.dirs[d] = DirInfo(d, self.kconfig.value,
+                                   self.root or tree_root(
+                                       os.path.join(d, "x")) or d)
         return self.dirs[d]
+
+    def flags(self, path, moddir=None):
+        """The per-directory and per-object flags kbuild adds for a file
+        of the module whose Makefile is in moddir (default: the file's
+        directory): subdir-ccflags of the directories above, the
+        directory's ccflags, and CFLAGS_<obj>."""
+        path = os.path.abspath(path)
+        d = moddir or os.path.dirname(path)
+        root = self.root or tree_root(path)
+        ups, a = [], d
+        while root and a != root and a.startswith(root + os.sep):
+            a = os.path.dirname(a)
+            ups.append(a)
+        out = []
+        for a in reversed(ups):
+            out += self._dir(a).subdir_ccflags
+        info = self._dir(d)
+        obj = os.path.splitext(os.path.relpath(path, d))[0] + ".o"
+        return out + info.subdir_ccflags + info.ccflags + info.cflags.get(
+            obj, [])
 
     def resolve(self, path):
         """(is_module, modname, key, members): members are the sources of
@@ -195,9 +371,13 @@ class ModuleMap:
                 if obj in parts:
                     modname = comp
                     kind = info.obj.get(comp + ".o")
-                    members = [os.path.join(d, p[:-2] + ".c") for p in parts]
+                    members = [os.path.normpath(os.path.join(d, p[:-2] +
+                                                             ".c"))
+                               for p in parts]
                     members = [m for m in members if os.path.isfile(m)]
                     break
+        if kind is None and obj in info.off:
+            kind = "off"    # a part whose option is off: not built
         if kind is None:
             module = self.assume_module
             if not info.found:

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Output formats: gcc-style text, JSON and SARIF 2.1.0."""
 import json
+import re
 import os
 
 from . import VERSION, paths
@@ -13,7 +14,11 @@ def text(result, out, err):
             f["file"], f["line"], f["column"], f["severity"], f["message"],
             f["rule"]))
     for e in result["errors"]:
-        err.write("%s: error: %s\n" % (e["file"], e["message"]))
+        msg = e["message"]
+        if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
+            err.write("%s:%s\n" % (e["file"], msg))
+        else:
+            err.write("%s: error: %s\n" % (e["file"], msg))
 
 
 def as_json(result, out, err):

@@ -160,6 +160,7 @@ class Scanner:
         kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
                           kdir=self.kdir)
         mmap = ModuleMap(kconfig, self.assume_module)
+        self.mmap = mmap
         info, modules, skipped = {}, {}, 0
         for f in files:
             module, modname, key, members = mmap.resolve(f)
@@ -191,7 +192,8 @@ class Scanner:
             for key in sorted(modules):
                 for f in modules[key]:
                     modname = info[f][0]
-                    fl = kflags.file_flags(flags, f, True, modname)
+                    fl = kflags.file_flags(flags, f, True, modname) + \
+                        self.mmap.flags(f, os.path.dirname(info[f][1]))
                     ck = self.cache.key(f, fl)
                     hit = self.cache.get(ck)
                     if hit is not None:

@@ -25,7 +25,11 @@ def run(binary, kb, flags, path, timeout=300):
     err = None
     for f in facts:
         if f.get("k") == "error":
-            err = f.get("message")
+            err = f.get("message") or ""
+            # sparse names the file with its path: the report does too
+            here = os.path.abspath(path) + ":"
+            if err.startswith(here):
+                err = err[len(here):]
             break
     if res.returncode != 0 and not err:
         err = (res.stderr.decode("utf-8", "replace").strip().splitlines()

@@ -64,10 +64,10 @@ static void reached_both(struct symbol *fn, const char *prefix,
 	size_t n = strlen(key);
 
 	snprintf(k, sizeof(k), "%s%s", prefix, key);
-	provide_if_reached(sym_name(fn), k);
+	provide_if_may_reach(sym_name(fn), k);
 	if (n > 5 && !strcmp(key + n - 5, ".work")) {
 		snprintf(k, sizeof(k), "%s%.*s", prefix, (int)(n - 5), key);
-		provide_if_reached(sym_name(fn), k);
+		provide_if_may_reach(sym_name(fn), k);
 	}
 }
 
@@ -124,9 +124,71 @@ static int first_time(const char *rule, const char *key)
 	return 1;
 }
 
+/*
+ * Arms and queues wait for the end of the file: one that the same
+ * function stops again (add_timer(), usb_sg_wait(), del_timer_sync())
+ * leaves nothing pending when it returns.
+ */
+struct arm {
+	struct finding f;
+	char fn[128], key[KEYLEN], kind[8];
+};
+static struct arm *arms;
+static int narms;
+static char (*local_stops)[KEYLEN + 128];
+static int nlocal;
+
+static void local_stop(struct symbol *fn, const char *key)
+{
+	size_t n = strlen(key);
+
+	local_stops = realloc(local_stops, (nlocal + 2) * sizeof(*local_stops));
+	snprintf(local_stops[nlocal++], KEYLEN + 128, "%s %s", sym_name(fn),
+		 key);
+	if (n > 5 && !strcmp(key + n - 5, ".work"))
+		snprintf(local_stops[nlocal++], KEYLEN + 128, "%s %.*s",
+			 sym_name(fn), (int)(n - 5), key);
+}
+
+static int stopped_locally(const struct arm *a)
+{
+	char k[KEYLEN + 128];
+	int i;
+
+	snprintf(k, sizeof(k), "%s %s", a->fn, a->key);
+	for (i = 0; i < nlocal; i++)
+		if (!strcmp(local_stops[i], k))
+			return 1;
+	return 0;
+}
+
+static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
+		  const char *key)
+{
+	struct arm *a;
+
+	arms = realloc(arms, (narms + 1) * sizeof(*arms));
+	a = &arms[narms++];
+	a->f = *f;
+	snprintf(a->fn, sizeof(a->fn), "%s", sym_name(ctx->fn));
+	snprintf(a->key, sizeof(a->key), "%s", key);
+	snprintf(a->kind, sizeof(a->kind), "%s", kind);
+}
+
 static void async_begin_tu(void)
 {
-	nseen = 0;
+	nseen = narms = nlocal = 0;
+}
+
+static void async_end_tu(void)
+{
+	int i;
+
+	for (i = 0; i < narms; i++)
+		if (!stopped_locally(&arms[i]) &&
+		    first_time(arms[i].kind, arms[i].key))
+			report(&arms[i].f);
+	narms = 0;
 }
 
 static void rcu_call(struct walk_ctx *ctx, struct expression *call,
@@ -158,8 +220,7 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	char key[KEYLEN], wq[KEYLEN], k[KEYLEN + 32];
 	struct finding f;
 
-	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)) ||
-	    !first_time("work", key))
+	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)))
 		return;
 	memset(&f, 0, sizeof(f));
 	f.rule = "exit-pending-work";
@@ -178,11 +239,11 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	snprintf(f.message, sizeof(f.message),
 		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 		 q->name, key);
-	report(&f);
+	defer(ctx, &f, "work", key);
 }
 
-static void timer_finding(struct expression *call, const char *key,
-			  const char *need, const char *msg)
+static void timer_finding(struct walk_ctx *ctx, struct expression *call,
+			  const char *key, const char *need, const char *msg)
 {
 	char k[KEYLEN + 32];
 	struct finding f;
@@ -201,7 +262,7 @@ static void timer_finding(struct expression *call, const char *key,
 	else
 		f.unless[1] = strdup(k);
 	snprintf(f.message, sizeof(f.message), "%s", msg);
-	report(&f);
+	defer(ctx, &f, need ? "timer-a" : "timer", key);
 }
 
 static void timer_call(struct walk_ctx *ctx, struct expression *call,
@@ -209,18 +270,17 @@ static void timer_call(struct walk_ctx *ctx, struct expression *call,
 {
 	char key[KEYLEN], msg[1024];
 
-	if (!addr_key(first_expression(call->args), key, sizeof(key)) ||
-	    !first_time("timer", key))
+	if (!addr_key(first_expression(call->args), key, sizeof(key)))
 		return;
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
 		 name, key, strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
-	timer_finding(call, key, NULL, msg);
+	timer_finding(ctx, call, key, NULL, msg);
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
 		 name, key);
-	timer_finding(call, key, "async", msg);
+	timer_finding(ctx, call, key, "async", msg);
 }
 
 static void async_call(struct walk_ctx *ctx, struct expression *call,
@@ -235,23 +295,25 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	/* stoppers count wherever they are; only the exit path matters */
 	if (!strcmp(name, "rcu_barrier") || !strcmp(name, "srcu_barrier")) {
 		snprintf(key, sizeof(key), "exit-calls:%s", name);
-		provide_if_reached(sym_name(ctx->fn), key);
+		provide_if_may_reach(sym_name(ctx->fn), key);
 		return;
 	}
 	if (!strcmp(name, "flush_scheduled_work")) {
-		provide_if_reached(sym_name(ctx->fn),
+		provide_if_may_reach(sym_name(ctx->fn),
 				   "exit-calls:flush_scheduled_work");
 		return;
 	}
 	snprintf(key, sizeof(key), "barrier:%s", name);
 	if (kb_lookup_owner(key)) {
 		/* a core unregister helper that waits for RCU callbacks */
-		provide_if_reached(sym_name(ctx->fn), "exit-calls:rcu_barrier");
+		provide_if_may_reach(sym_name(ctx->fn), "exit-calls:rcu_barrier");
 		return;
 	}
 	if (name_in(name, work_stoppers)) {
-		if (addr_key(first_expression(call->args), key, sizeof(key)))
+		if (addr_key(first_expression(call->args), key, sizeof(key))) {
 			reached_both(ctx->fn, "exit-cancels:", key);
+			local_stop(ctx->fn, key);
+		}
 		return;
 	}
 	if (name_in(name, wq_stoppers)) {
@@ -261,9 +323,12 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	if (name_in(name, timer_stoppers) ||
 	    name_in(name, timer_async_stoppers)) {
-		if (addr_key(first_expression(call->args), key, sizeof(key)))
+		if (addr_key(first_expression(call->args), key, sizeof(key))) {
 			reached_both(ctx->fn, name_in(name, timer_stoppers) ?
 				     "exit-stops:" : "exit-stops-async:", key);
+			if (name_in(name, timer_stoppers))
+				local_stop(ctx->fn, key);
+		}
 		return;
 	}
 	if (!strcmp(name, "kthread_stop")) {
@@ -384,6 +449,7 @@ static void async_object(struct symbol *obj)
 const struct modlife_check check_async = {
 	.name = "async",
 	.begin_tu = async_begin_tu,
+	.end_tu = async_end_tu,
 	.call = async_call,
 	.assign = async_assign,
 	.object = async_object,

@@ -31,7 +31,10 @@ static void facts_function(struct symbol *fn)
 	fact_str("name", sym_name(fn));
 	fact_pos(fn->pos);
 	fact_int("static", !!(fn->ctype.modifiers & MOD_STATIC));
+	fact_int("exported", is_exported_symbol(fn));
 	fact_end();
+	if (is_exported_symbol(fn))
+		graph_export(sym_name(fn));
 }
 
 /* "ops->member(...)": the struct member called through, or NULL. */
@@ -52,6 +55,9 @@ static int unregisters_driver(const char *name)
 
 	return (n > 18 && !strcmp(name + n - 18, "_driver_unregister")) ||
 	       (n > 18 && !strcmp(name + n - 18, "_unregister_driver")) ||
+	       /* unregister_virtio_driver() */
+	       (!strncmp(name, "unregister_", 11) && n > 18 &&
+		!strcmp(name + n - 7, "_driver")) ||
 	       (n > 11 && !strcmp(name + n - 11, "_del_driver")) ||
 	       !strcmp(name, "usb_deregister");
 }

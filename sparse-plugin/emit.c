@@ -154,33 +154,50 @@ void implies(const char *if_key, const char *then_key)
 
 struct cond_key {
 	char *fn, *key;
+	int may;
 };
 static struct cond_key *conds;
 static int nconds;
 
-/* @key holds if the module's exit function reaches @fn. */
-void provide_if_reached(const char *fn, const char *key)
+static void cond_key(const char *kind, const char *fn, const char *key,
+		     int may)
 {
-	fact_begin("provide_if_reached");
+	fact_begin(kind);
 	fact_str("fn", fn);
 	fact_str("key", key);
 	fact_end();
 	conds = realloc(conds, (nconds + 1) * sizeof(*conds));
 	conds[nconds].fn = strdup(fn);
 	conds[nconds].key = strdup(key);
+	conds[nconds].may = may;
 	nconds++;
+}
+
+/* @key holds if the module's exit function reaches @fn. */
+void provide_if_reached(const char *fn, const char *key)
+{
+	cond_key("provide_if_reached", fn, key, 0);
+}
+
+/* @key holds if @fn may run before unload (graph.c's "may" graph). */
+void provide_if_may_reach(const char *fn, const char *key)
+{
+	cond_key("provide_if_may_reach", fn, key, 1);
 }
 
 static void close_reach(void)
 {
-	int i;
+	int i, may;
 
 	if (!tu.exit_fn)
 		return;
-	graph_reach(sym_name(tu.exit_fn));
-	for (i = 0; i < nconds; i++)
-		if (graph_reached(conds[i].fn))
-			provide("%s", conds[i].key);
+	/* the exit path proper last: findings' paths are read from it */
+	for (may = 1; may >= 0; may--) {
+		graph_reach(sym_name(tu.exit_fn), may);
+		for (i = 0; i < nconds; i++)
+			if (conds[i].may == may && graph_reached(conds[i].fn))
+				provide("%s", conds[i].key);
+	}
 }
 
 static void close_implications(void)

@@ -8,6 +8,12 @@
  *     stores into that struct member, when there is exactly one (inferred);
  *   - "*_driver_unregister(&drv)" and the like run drv's remove/disconnect
  *     for each bound device.
+ * The "may" graph, used only to discharge findings (a cancel that may run
+ * before unload), is generous: every implementation of an ops member, and
+ * as extra roots every function stored into a teardown-like member
+ * (.remove, .shutdown, .release, .ndo_stop, ...) and every exported
+ * teardown-like function (a library's dependents call it before they,
+ * and so the library, can be unloaded).
  */
 #include <string.h>
 #include <stdlib.h>
@@ -34,6 +40,8 @@ struct reached {
 };
 static struct reached *reach;
 static int nreach;
+static char **exported;
+static int nexported;
 
 static char *dup0(const char *s)
 {
@@ -77,6 +85,12 @@ void graph_store(const char *st, const char *member, const char *fn,
 	nstores++;
 }
 
+void graph_export(const char *fn)
+{
+	exported = realloc(exported, (nexported + 1) * sizeof(*exported));
+	exported[nexported++] = strdup(fn);
+}
+
 static int same(const char *a, const char *b)
 {
 	return a && b && !strcmp(a, b);
@@ -86,6 +100,35 @@ int is_teardown_member(const char *m)
 {
 	return m && (!strcmp(m, "remove") || !strcmp(m, "remove_new") ||
 		     !strcmp(m, "disconnect"));
+}
+
+/* Does one '_'-separated word of @name appear in @words? */
+static int has_word(const char *name, const char *const *words)
+{
+	const char *const *w;
+	const char *p;
+
+	for (w = words; *w; w++) {
+		size_t n = strlen(*w);
+
+		for (p = name; (p = strstr(p, *w)); p++)
+			if ((p == name || p[-1] == '_') &&
+			    (p[n] == 0 || p[n] == '_'))
+				return 1;
+	}
+	return 0;
+}
+
+static const char *const teardown_words[] = {
+	"remove", "disconnect", "shutdown", "stop", "exit", "release",
+	"close", "hangup", "detach", "cleanup", "destroy", "teardown",
+	"unbind", "uninit", "deinit", "fini", "unregister", "disable",
+	"free", "del", "put", NULL
+};
+
+int is_teardown_name(const char *name)
+{
+	return name && has_word(name, teardown_words);
 }
 
 /* The single function stored into struct st's member, or NULL. */
@@ -125,12 +168,30 @@ static void visit(const char *fn, const char *parent, int inferred)
 	nreach++;
 }
 
+static void clear_reach(void)
+{
+	int i;
+
+	for (i = 0; i < nreach; i++) {
+		free(reach[i].fn);
+		free(reach[i].parent);
+	}
+	nreach = 0;
+}
+
 /* Breadth first from the exit function, so paths are shortest. */
-void graph_reach(const char *root)
+void graph_reach(const char *root, int may)
 {
 	int i, j;
 
+	clear_reach();
 	visit(root, NULL, 0);
+	for (i = 0; may && i < nstores; i++)
+		if (is_teardown_name(stores[i].member))
+			visit(stores[i].fn, NULL, 0);
+	for (i = 0; may && i < nexported; i++)
+		if (is_teardown_name(exported[i]))
+			visit(exported[i], NULL, 0);
 	for (i = 0; i < nreach; i++) {
 		const char *fn = reach[i].fn;
 
@@ -140,15 +201,23 @@ void graph_reach(const char *root)
 
 			if (!same(e->from, fn))
 				continue;
-			if (e->kind == E_CALL)
+			if (e->kind == E_CALL) {
 				visit(e->a, fn, 0);
-			else if (e->kind == E_ICALL)
+				continue;
+			}
+			if (e->kind == E_ICALL && !may) {
 				visit(single_impl(e->a, e->b), fn, 1);
-			else
-				for (k = 0; k < nstores; k++)
-					if (same(stores[k].obj, e->a) &&
-					    is_teardown_member(stores[k].member))
-						visit(stores[k].fn, fn, 0);
+				continue;
+			}
+			for (k = 0; k < nstores; k++) {
+				struct store *s = &stores[k];
+
+				if (e->kind == E_ICALL ? same(s->st, e->a) &&
+				    same(s->member, e->b) :
+				    same(s->obj, e->a) &&
+				    is_teardown_member(s->member))
+					visit(s->fn, fn, e->kind == E_ICALL);
+			}
 		}
 	}
 }
@@ -195,9 +264,8 @@ void graph_reset(void)
 		free(stores[i].fn);
 		free(stores[i].obj);
 	}
-	for (i = 0; i < nreach; i++) {
-		free(reach[i].fn);
-		free(reach[i].parent);
-	}
-	nedges = nstores = nreach = 0;
+	for (i = 0; i < nexported; i++)
+		free(exported[i]);
+	clear_reach();
+	nedges = nstores = nexported = 0;
 }

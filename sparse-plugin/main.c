@@ -37,6 +37,25 @@ static FILE *captured;		/* sparse's own stderr, kept aside */
 static int show_parse_errors;
 static const char *current_file;
 
+/*
+ * Type-check errors that leave the tree whole (sparse's address-space
+ * and base-type checks): the kernel builds with them, and so do we.
+ */
+static int benign_error(const char *line)
+{
+	static const char *const benign[] = {
+		"(different address spaces)",
+		"(different base types)",
+		"(different modifiers)",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(benign) / sizeof(benign[0]); i++)
+		if (strstr(line, benign[i]))
+			return 1;
+	return 0;
+}
+
 /* sparse prints errors straight to stderr: keep them, report the first. */
 static void capture_stderr(void)
 {
@@ -66,6 +85,8 @@ static void drain_captured(int fatal)
 		if (nl)
 			*nl = 0;
 		if (seen || (!strstr(line, "error:") && !fatal))
+			continue;
+		if (!fatal && benign_error(line))
 			continue;
 		seen = 1;
 		fact_begin("error");

@@ -104,7 +104,9 @@ void graph_icall(const char *from, const char *st, const char *member);
 void graph_unreg(const char *from, const char *drv);
 void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
-void graph_reach(const char *root);
+void graph_export(const char *fn);
+void graph_reach(const char *root, int may);
+int is_teardown_name(const char *name);
 int graph_reached(const char *fn);
 const char *graph_path(const char *fn, char *buf, size_t len);
 void graph_reset(void);
@@ -135,6 +137,7 @@ struct finding {
 void report(struct finding *f);
 void implies(const char *if_key, const char *then_key);
 void provide_if_reached(const char *fn, const char *key);
+void provide_if_may_reach(const char *fn, const char *key);
 int is_provided(const char *key);
 extern FILE *diag_out;
 void findings_flush(void);

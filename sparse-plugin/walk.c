@@ -120,6 +120,8 @@ static void walk_expr(struct walk_ctx *ctx, struct expression *expr)
 		walk_expr(ctx, expr->idx_expression);
 		return;
 	case EXPR_SYMBOL:
+		if (!expr->symbol)	/* an undefined identifier */
+			return;
 		FOR_EACH_CHECK(c)
 			if (c->symref)
 				c->symref(ctx, expr->symbol);

@@ -21,6 +21,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; cdev_init
 // Keywords: owner, THIS_MODULE, module unload
 
 virtual patch

@@ -36,6 +36,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; release
 // Keywords: release, kobject, device, container_of, module unload
 
 virtual patch

@@ -39,6 +39,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; call_rcu | call_srcu
 // Keywords: call_rcu, rcu_barrier, call_srcu, srcu_barrier, module_exit
 
 virtual patch

@@ -33,6 +33,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit | module_platform_driver; del_timer | timer_delete | timer_shutdown | hrtimer_try_to_cancel
 // Keywords: del_timer, del_timer_sync, hrtimer_cancel, module_exit, remove
 
 virtual patch

@@ -22,6 +22,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; file_operations | block_device_operations
 // Keywords: owner, THIS_MODULE, module unload
 
 virtual patch

@@ -40,6 +40,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; device_register | device_add | platform_add_devices | kobject_add | kobject_init_and_add | kset_register
 // Keywords: static, platform_device, kobject, release, module unload
 
 virtual patch

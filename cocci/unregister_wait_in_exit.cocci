@@ -13,7 +13,8 @@
 /// kobject_del(), device_unregister() or any *_unregister() call in the
 /// same function.
 ///
-/// Patch mode calls *_unregister() instead of *_unregister_wait() and
+/// Patch mode calls *_unregister() instead of *_unregister_wait() (when
+/// the file declares or defines that function) and
 /// removes a wait_for_completion*() statement that follows the put.  The
 /// object must then not be freed by the module after the put: let the
 /// core own it and its release (net_device pattern) or pin the module
@@ -33,6 +34,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// Prefilter: module_exit; _unregister_wait | wait_for_completion
 // Keywords: unregister, wait_for_completion, release, rmmod, deadlock
 
 virtual patch
@@ -145,9 +147,25 @@ N;
 
 coccinelle.N = cocci.make_ident(W[:-len("_wait")])
 
+// Rename only to a function the file declares or defines: a look-alike
+// without a plain twin would stop building.
+@hasn_def depends on patch@
+identifier wan.N;
+type T;
+@@
+
+ T N(...) { ... }
+
+@hasn_proto depends on patch@
+identifier wan.N;
+type T;
+@@
+
+ T N(...);
+
 // Exit function and helpers in separate rules: a rule inheriting both
 // would see the exit function once per helper and edit it repeatedly.
-@fixa depends on patch@
+@fixa depends on patch && (hasn_def || hasn_proto)@
 identifier mod.exitfn;
 identifier wa.W, wan.N;
 @@
@@ -158,7 +176,7 @@ identifier wa.W, wan.N;
   (...)
  ...> }
 
-@fixah depends on patch@
+@fixah depends on patch && (hasn_def || hasn_proto)@
 identifier helper.h;
 identifier wa.W, wan.N;
 @@

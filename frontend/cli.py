@@ -103,6 +103,18 @@ def build_parser():
     ln.add_argument("--format", choices=sorted(report.FORMATS),
                     default="text")
 
+    c = sub.add_parser("cocci", help="run the semantic patches over files "
+                       "or directories, prefiltered, and print spatch's "
+                       "output as coccicheck does")
+    c.add_argument("paths", nargs="+", metavar="PATH")
+    c.add_argument("--mode", "-m", default="report",
+                   choices=("report", "org", "context", "patch"))
+    c.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
+    c.add_argument("--rules", type=_rule_list, default=None)
+    c.add_argument("--disable", type=_rule_list, default=[])
+    c.add_argument("--stats", action="store_true",
+                   help="print how many files each script ran on")
+
     sub.add_parser("rules", help="list the rules and their docs pages")
     return p
 
@@ -176,6 +188,31 @@ def cmd_link(a):
     return 1 if result["findings"] else 0
 
 
+def cmd_cocci(a):
+    from . import cocci_run
+    from .scan import collect
+    errors = []
+    files = collect(a.paths, errors)
+    for e in errors:
+        sys.stderr.write("%s: error: %s\n" % (e["file"], e["message"]))
+    d = paths.cocci_dir()
+    rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
+    scripts = sorted({os.path.join(d, RULES[r]["cocci"]) for r in rules
+                      if d and RULES[r].get("cocci")})
+    bad = []
+    cands = cocci_run.candidates(scripts, files, bad)
+    for path, msg in bad:
+        sys.stderr.write("%s: error: %s\n" % (path, msg))
+    rc = 0
+    for s in scripts:
+        if a.stats:
+            sys.stderr.write("modlife: %s: %d of %d files\n" % (
+                os.path.basename(s), len(cands[s]), len(files)))
+        if cocci_run.run(s, cands[s], a.mode, a.jobs) != 0:
+            rc = 2
+    return 2 if rc or errors or bad else 0
+
+
 def cmd_rules(a):
     for name in sorted(RULES):
         print("%-28s %-18s %s%s  (%s)" % (
@@ -212,5 +249,7 @@ def main(argv):
         return cmd_link(a)
     if a.cmd == "kb":
         return cmd_kb(a)
+    if a.cmd == "cocci":
+        return cmd_cocci(a)
     build_parser().print_help(sys.stderr)
     return 2

@@ -222,3 +222,46 @@ class BadInputTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CocciCommandTest(unittest.TestCase):
+    def test_prefiltered_run_finds_what_spatch_dir_finds(self):
+        """modlife cocci skips the files a script's Prefilter line rules
+        out; over the corpus it must report exactly what a plain
+        'spatch --dir' (coccicheck's way) reports, script by script."""
+        import glob
+        import re
+        scripts = sorted(glob.glob(os.path.join(os.path.dirname(CORPUS),
+                                                "cocci", "*.cocci")))
+        self.assertGreater(len(scripts), 5)
+        ours = run([MODLIFE, "cocci", "--jobs", "2", CORPUS],
+                   cwd=CORPUS)
+        self.assertEqual(ours.returncode, 0, ours.stderr)
+        mine = sorted(ln for ln in ours.stdout.splitlines() if ln)
+        want = []
+        for s in scripts:
+            with open(s) as f:
+                opts = re.search(r"^// Options:(.*)$", f.read(),
+                                 re.M).group(1).split()
+            res = run(["spatch", "-D", "report", "--very-quiet",
+                       "--no-show-diff"] + opts + ["--sp-file", s,
+                                                   "--dir", "."],
+                      cwd=CORPUS)
+            want += [ln[2:] if ln.startswith("./") else ln
+                     for ln in res.stdout.splitlines() if ln]
+        self.assertEqual(mine, sorted(want))
+        self.assertGreater(len(mine), 10)
+
+    def test_modes_and_bad_input(self):
+        with TempDir() as tmp:
+            d = copy_module("timer-bug", tmp)
+            write(os.path.join(d, "notes.c"), "\xff\xfe not C at all {")
+            org = run([MODLIFE, "cocci", "--mode", "org", d], cwd=tmp)
+            self.assertIn("* TODO [[view:", org.stdout)
+            patch = run([MODLIFE, "cocci", "--mode", "patch", "--rules",
+                         "exit-pending-timer", d], cwd=tmp)
+            self.assertIn("+\tdel_timer_sync(", patch.stdout)
+            bad = run([MODLIFE, "cocci", os.path.join(tmp, "missing")],
+                      cwd=tmp)
+            self.assertEqual(bad.returncode, 2)
+            self.assertIn("no such file", bad.stderr)

@@ -3,7 +3,8 @@
 # modlife: module-unload lifetime checks for Linux kernel drivers.
 #   make demo    install what is missing, build, scan corpus/, show fixes
 #   make test    install what is missing, build, run every test
-#   make bench   modlife-sparse against plain sparse on real kernel files
+#   make bench   modlife-sparse against plain sparse on real kernel files,
+#                and the semantic patches against make coccicheck M=drivers
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
 #   make install PREFIX=/usr/local
 
@@ -11,6 +12,7 @@ PREFIX ?= /usr/local
 BUILD := build
 KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
 LINUX_SRC := $(BUILD)/linux/linux-source-6.1
+COCCI_BENCH_DIR ?= drivers
 PYTHON ?= python3
 export KDIR
 
@@ -37,6 +39,12 @@ test: all linux-source
 
 bench: all linux-source
 	@$(PYTHON) scripts/bench.py --tree $(LINUX_SRC)
+	@$(PYTHON) scripts/bench_cocci.py --tree $(LINUX_SRC) --dir $(COCCI_BENCH_DIR)
+
+# the semantic patches alone (make bench runs this too); COCCI_BENCH_DIR=
+# picks the directory, drivers by default
+bench-cocci: linux-source
+	@$(PYTHON) scripts/bench_cocci.py --tree $(LINUX_SRC) --dir $(COCCI_BENCH_DIR)
 
 linux-source:
 	@sh scripts/deps.sh --with-source $(BUILD)
@@ -60,4 +68,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test bench linux-source kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source kb install clean

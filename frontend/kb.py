@@ -13,6 +13,7 @@ import re
 import tempfile
 
 from . import kflags, paths, sparse_engine
+from .modules import Kconfig, ModuleMap
 
 PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
                  rb"srcu_barrier)\b")
@@ -49,13 +50,14 @@ def build(tree, kdir, jobs, out_path):
         raise KbError("modlife-sparse is not built (run make)")
     base = kflags.kernel_flags(kdir)
     files = candidates(tree)
+    mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree))
     reads, copies, failed = {}, set(), 0
     barriers = {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
             futs = {}
             for f in files:
-                fl = kflags.file_flags(base, f, False, "kb")
+                fl = kflags.file_flags(base, f, False, "kb") + mmap.flags(f)
                 fl = ["--modlife-kb-scan"] + fl
                 futs[pool.submit(sparse_engine.run, binary, empty_kb.name,
                                  fl, f)] = f

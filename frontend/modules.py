@@ -9,6 +9,7 @@ group their parts into one module.
 """
 import os
 import re
+import shlex
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-]+|[A-Za-z0-9_\-]*-?\$\([A-Z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
@@ -62,7 +63,11 @@ def _condition(config, kw, arg):
 def _flag_words(text, root):
     """The -I/-D/-U/-include flags of an expanded ccflags value; words
     still holding an unknown make variable are dropped."""
-    out, words, i = [], text.split(), 0
+    try:
+        words = shlex.split(text)   # make hands the flags to a shell
+    except ValueError:
+        words = text.split()
+    out, i = [], 0
     while i < len(words):
         w = words[i]
         i += 1
@@ -107,15 +112,16 @@ class DirInfo:
                 break
 
     def expand(self, text, depth=0):
-        """Expands $(src), $(obj), $(srctree) and the file's own simple
-        variables; other references are left for the caller to drop."""
-        text = text.replace("$(srctree)/$(src)", self.dir)
-        text = text.replace("$(objtree)/$(obj)", self.dir)
+        """Expands $(src), $(obj) (the directory relative to the top, as
+        kbuild has them), $(srctree), $(objtree) and the file's own
+        simple variables; other references are left for the caller to
+        drop."""
+        rel = os.path.relpath(self.dir, self.root)
 
         def sub(m):
             name = m.group(1)
             if name in ("src", "obj"):
-                return self.dir
+                return rel
             if name in ("srctree", "objtree"):
                 return self.root
             if name in self.vars and depth < 8:
@@ -353,8 +359,13 @@ class ModuleMap:
             out += self._dir(a).subdir_ccflags
         info = self._dir(d)
         obj = os.path.splitext(os.path.relpath(path, d))[0] + ".o"
-        return out + info.subdir_ccflags + info.ccflags + info.cflags.get(
-            obj, [])
+        out += info.subdir_ccflags + info.ccflags + info.cflags.get(obj, [])
+        if root:
+            # trace headers name themselves relative to include/trace/ of
+            # the tree being built ("../../drivers/foo/foo_trace.h"), and
+            # define_trace.h comes from KDIR here
+            out += ["-idirafter", os.path.join(root, "include", "trace")]
+        return out
 
     def resolve(self, path):
         """(is_module, modname, key, members): members are the sources of

@@ -187,25 +187,42 @@ class Scanner:
         progress = Progress(len(info), self.progress)
         scripts = self._scripts() if self.cocci != "off" else []
 
-        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
-            futs = {}
+        def work(f, fl, ck):
+            """In a worker: the cached facts, or a sparse run."""
+            hit = self.cache.get(ck)
+            if hit is not None:
+                return hit
+            facts, err = sparse_engine.run(self.binary, self.kb, fl, f)
+            self.cache.put(ck, facts, err)
+            return facts, err
+
+        def items():
             for key in sorted(modules):
                 for f in modules[key]:
+                    yield f
+
+        todo = items()
+        # a bounded window of files in flight, in module order: a module
+        # is linked and dropped soon after its files are read, so memory
+        # stays flat however large the tree (or warm the cache) is
+        window = max(8, 4 * self.jobs)
+        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
+            futs = {}
+
+            def refill():
+                while len(futs) < window:
+                    f = next(todo, None)
+                    if f is None:
+                        return
                     modname = info[f][0]
                     fl = kflags.file_flags(flags, f, True, modname) + \
                         self.mmap.flags(f, os.path.dirname(info[f][1]))
                     ck = self.cache.key(f, fl)
-                    hit = self.cache.get(ck)
-                    if hit is not None:
-                        fut = concurrent.futures.Future()
-                        fut.set_result(hit)
-                        futs[fut] = ("cached", f, None)
-                    else:
-                        futs[pool.submit(sparse_engine.run, self.binary,
-                                         self.kb, fl, f)] = ("sparse", f, ck)
+                    futs[pool.submit(work, f, fl, ck)] = ("sparse", f, ck)
                     if self.cocci == "all" and f in requested:
                         futs[pool.submit(cocci_engine.run_report, scripts,
                                          [f])] = ("cocci", f, None)
+            refill()
             while futs:
                 done, _ = concurrent.futures.wait(
                     futs, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -217,8 +234,6 @@ class Scanner:
                                             findings, errors, cwd)
                         continue
                     facts, err = fut.result()
-                    if kind == "sparse":
-                        self.cache.put(ck, facts, err)
                     if err:
                         errors.append({"file": _display(f, cwd),
                                        "message": err})
@@ -241,6 +256,7 @@ class Scanner:
                         findings += found
                         n = len(found)
                     progress.step(1, n)
+                refill()
         progress.close()
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed

@@ -55,7 +55,8 @@ def main():
     flags = {}
     for f in files:
         module, modname, _, _ = mmap.resolve(f)
-        flags[f] = kflags.file_flags(base, f, module, modname)
+        flags[f] = kflags.file_flags(base, f, module, modname) + \
+            mmap.flags(f)
     plain = [["sparse"] + flags[f] + [f] for f in files]
     ours = [[paths.sparse_binary(), "--modlife-facts=/dev/null",
              "--modlife-kb=" + paths.kb_file()] + flags[f] + [f]

@@ -238,7 +238,7 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	snprintf(f.message, sizeof(f.message),
 		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
-		 q->name, key);
+		 q->name, key_label(key));
 	defer(ctx, &f, "work", key);
 }
 
@@ -274,12 +274,12 @@ static void timer_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
-		 name, key, strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
+		 name, key_label(key), strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
 	timer_finding(ctx, call, key, NULL, msg);
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
-		 name, key);
+		 name, key_label(key));
 	timer_finding(ctx, call, key, "async", msg);
 }
 
@@ -425,7 +425,7 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	f.unless[0] = strdup(k);
 	snprintf(f.message, sizeof(f.message),
 		 "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
-		 key, sym_name(expr_symbol(first_expression(create->args))));
+		 key_label(key), sym_name(expr_symbol(first_expression(create->args))));
 	report(&f);
 }
 

@@ -164,7 +164,7 @@ static void wait_end_tu(void)
 		f.path_to = strdup(fn);
 		snprintf(f.message, sizeof(f.message),
 			 "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (an open sysfs file is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
-			 put->callee, w->callee, w->key);
+			 put->callee, w->callee, key_label(w->key));
 		report(&f);
 		if (!is_exported(w->fn))
 			continue;
@@ -176,7 +176,7 @@ static void wait_end_tu(void)
 		f.unless[0] = strdup(k);
 		snprintf(f.message, sizeof(f.message),
 			 "exported %s() calls %s() and then %s() on '%s', which a release callback completes: every module that calls it from its exit or remove path deadlocks rmmod while anyone holds a reference",
-			 fn, put->callee, w->callee, w->key);
+			 fn, put->callee, w->callee, key_label(w->key));
 		report(&f);
 	}
 }

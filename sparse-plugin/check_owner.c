@@ -166,7 +166,6 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	    strcmp(id_str(m->ident), "owner") || !is_module_pointer(m))
 		return;
 	c = member_container(m);
-	(void)c;
 	/* lv is "*(base + offset)": the object is at base */
 	if (addr_key(strip_expr(lv->unop)->left, key, sizeof(key))) {
 		provide("owner:%s", key);

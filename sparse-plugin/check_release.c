@@ -161,8 +161,6 @@ static void release_assign(struct walk_ctx *ctx, struct expression *expr)
 		add_install(fn, k, m, expr->pos);
 }
 
-static struct symbol *leaf_owner;
-
 static void release_leaf(struct symbol *obj, struct symbol *member,
 			 struct expression *value, unsigned long offset)
 {
@@ -180,7 +178,6 @@ static void release_object(struct symbol *obj)
 	struct finding f;
 	char tname[128];
 
-	leaf_owner = obj;
 	for_each_init_leaf(obj, obj->initializer, release_leaf);
 	if (!tu.is_module || !is_own_symbol(obj) || !is_kobject_bearing(obj))
 		return;

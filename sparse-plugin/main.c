@@ -47,6 +47,9 @@ static int benign_error(const char *line)
 		"(different address spaces)",
 		"(different base types)",
 		"(different modifiers)",
+		/* sparse lays out some packed or bitfield structs otherwise */
+		"static assertion failed",
+		"invalid bitfield specifier",
 	};
 	unsigned int i;
 

@@ -82,6 +82,7 @@ struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
 const char *callee_name(struct symbol *callee);
 int is_exported_symbol(struct symbol *fn);
+const char *key_label(const char *key);
 const char *value_key(struct expression *e, char *buf, size_t len);
 const char *type_key(struct expression *addr, char *buf, size_t len);
 struct expression *init_leaf_at(struct expression *init, unsigned long want,

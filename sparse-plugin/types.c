@@ -597,3 +597,16 @@ struct expression *init_leaf_at(struct expression *init, unsigned long want,
 	for_each_init_leaf(NULL, init, match_leaf);
 	return leaf_query.found;
 }
+
+/* An object key as a message shows it: "var:FILE:x", "var:x", "obj:x": x */
+const char *key_label(const char *key)
+{
+	const char *c;
+
+	if (!strncmp(key, "obj:", 4))
+		return key + 4;
+	if (strncmp(key, "var:", 4))
+		return key;
+	c = strrchr(key + 4, ':');
+	return c ? c + 1 : key + 4;
+}

@@ -6,6 +6,8 @@
  * initializers, calls and assignments only.
  */
 #include <string.h>
+#include "evaluate.h"
+#include "scope.h"
 #include "modlife.h"
 
 extern const struct modlife_check **checks;
@@ -266,6 +268,17 @@ static void builtin_initcalls(struct symbol *sym)
 		tu.init_fn = target;
 }
 
+static int in_list(struct symbol_list *list, struct symbol *sym)
+{
+	struct symbol *s;
+
+	FOR_EACH_PTR(list, s) {
+		if (s == sym)
+			return 1;
+	} END_FOR_EACH_PTR(s);
+	return 0;
+}
+
 void walk_tu(struct symbol_list *syms)
 {
 	struct symbol *sym;
@@ -290,6 +303,29 @@ void walk_tu(struct symbol_list *syms)
 			continue;
 		builtin_initcalls(sym);
 		add_object(sym);
+	} END_FOR_EACH_PTR(sym);
+
+	/*
+	 * sparse keeps "static inline" definitions out of the list it
+	 * returns; they are in the file scope, still open until the next file
+	 */
+	FOR_EACH_PTR(file_scope->symbols, sym) {
+		struct symbol *def = sym->definition ? sym->definition : sym;
+
+		if (!ml_is_function(def) || !strip_type(def)->inline_stmt ||
+		    !is_own_symbol(def) || in_list(tu.functions, def))
+			continue;
+		if (!strip_type(def)->stmt) {
+			/* an evaluated copy of the body, as for &fn */
+			struct symbol_list *one = NULL;
+
+			add_symbol(&one, def);
+			def->evaluated = 0;
+			evaluate_symbol_list(one);
+			free_ptr_list(&one);
+		}
+		if (strip_type(def)->stmt)
+			add_symbol(&tu.functions, def);
 	} END_FOR_EACH_PTR(sym);
 
 	FOR_EACH_CHECK(c)

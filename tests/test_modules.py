@@ -78,3 +78,115 @@ class TreeScanTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class MakefileReadingTest(unittest.TestCase):
+    """What kbuild would build and with which flags, read from Makefiles
+    under a known configuration (ON=y, MOD=m, OFF unset; UNKNOWN is not
+    decided, so both of its branches count)."""
+
+    def setUp(self):
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        from frontend.modules import Kconfig, ModuleMap
+        self.Kconfig, self.ModuleMap = Kconfig, ModuleMap
+
+    def tree(self, tmp, makefile, parent="", extra=None):
+        root = os.path.join(tmp, "linux")
+        os.makedirs(os.path.join(root, "include", "linux"))
+        write(os.path.join(root, "Makefile"), "VERSION = 99\n")
+        write(os.path.join(root, "Kconfig"), "")
+        write(os.path.join(root, "drivers", "Makefile"), parent)
+        d = os.path.join(root, "drivers", "foo")
+        write(os.path.join(d, "Makefile"), makefile)
+        for name, text in (extra or {}).items():
+            write(os.path.join(d, name), text)
+        for name in ("a.c", "b.c", "c.c", "d.c", "e.c"):
+            write(os.path.join(d, name), "int x;\n")
+        kc = self.Kconfig()
+        kc.config = {"CONFIG_ON": "y", "CONFIG_MOD": "m", "CONFIG_OFF": "n"}
+        return root, d, self.ModuleMap(kc, root=root)
+
+    def test_conditionals_and_parts_whose_option_is_off(self):
+        mk = """\
+obj-$(CONFIG_MOD) += foo.o
+foo-y := a.o
+foo-$(CONFIG_OFF) += b.o
+foo-$(CONFIG_ON) += c.o
+ifdef CONFIG_OFF
+foo-y += d.o
+else ifeq ($(CONFIG_ON),y)
+foo-y += e.o
+else
+foo-y += d.o
+endif
+ifneq ($(CONFIG_UNKNOWN),)
+CFLAGS_a.o += -DBOTH_A
+else
+CFLAGS_a.o += -DBOTH_B
+endif
+"""
+        with TempDir() as tmp:
+            root, d, mm = self.tree(tmp, mk)
+            module, name, key, members = mm.resolve(os.path.join(d, "a.c"))
+            self.assertTrue(module)
+            self.assertEqual(name, "foo")
+            self.assertEqual(sorted(os.path.basename(m) for m in members),
+                             ["a.c", "c.c", "e.c"])
+            for off in ("b.c", "d.c"):
+                self.assertFalse(mm.resolve(os.path.join(d, off))[0], off)
+            flags = mm.flags(os.path.join(d, "a.c"))
+            self.assertIn("-DBOTH_A", flags)
+            self.assertIn("-DBOTH_B", flags)
+
+    def test_ccflags_as_kbuild_passes_them(self):
+        mk = """\
+obj-m += foo.o
+foo-objs := a.o b.o
+LOCAL_INC := $(srctree)/$(src)/inc
+include $(src)/Makefile.extra
+ccflags-y += -I$(src)/include -I $(LOCAL_INC) -I$(UNDEFINED)/x
+ccflags-y += '-DTAG="foo: "' -DPLAIN=1
+ccflags-$(CONFIG_OFF) += -DNEVER
+ccflags-$(CONFIG_ON) += -DALWAYS
+CFLAGS_b.o := -Iinclude/b-only
+"""
+        with TempDir() as tmp:
+            root, d, mm = self.tree(
+                tmp, mk, parent="subdir-ccflags-y += -DFROM_PARENT\n",
+                extra={"Makefile.extra": "ccflags-y += -DEXTRA\n"})
+            a = mm.flags(os.path.join(d, "a.c"))
+            b = mm.flags(os.path.join(d, "b.c"))
+            self.assertIn("-DFROM_PARENT", a)
+            self.assertIn("-I" + os.path.join(d, "include"), a)
+            self.assertIn("-I" + os.path.join(d, "inc"), a)
+            self.assertIn('-DTAG="foo: "', a)
+            self.assertIn("-DPLAIN=1", a)
+            self.assertIn("-DALWAYS", a)
+            self.assertIn("-DEXTRA", a)
+            self.assertNotIn("-DNEVER", a)
+            self.assertFalse([f for f in a if "UNDEFINED" in f or
+                              f.endswith("/x")])
+            self.assertNotIn("-I" + os.path.join(root, "include", "b-only"),
+                             a)
+            self.assertIn("-I" + os.path.join(root, "include", "b-only"), b)
+
+    def test_scan_applies_the_include_path_of_ccflags(self):
+        """A module whose header is found only through ccflags-y parses."""
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "mod")
+            shutil.copytree(os.path.join(CORPUS, "misc-char-bug"), d)
+            os.makedirs(os.path.join(d, "include"))
+            write(os.path.join(d, "include", "mchar-extra.h"),
+                  "#define MCHAR_EXTRA 1\n")
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                text = f.read()
+            write(src, '#include "mchar-extra.h"\n' + text.replace(
+                "\n", "\n", 1))
+            write(os.path.join(d, "Kbuild"), "obj-m += mchar.o\n"
+                  "ccflags-y += -I$(src)/include\n")
+            rc, result, err = scan([d])
+            self.assertEqual(result["errors"], [], err)
+            self.assertEqual(names(result), ["mchar.c:74"])

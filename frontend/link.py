@@ -25,7 +25,7 @@ TEARDOWN = ("remove", "remove_new", "disconnect")
 TEARDOWN_WORDS = re.compile(
     r"(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|"
     r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
-    r"unregister|disable|free|del|put)(_|$)")
+    r"unregister|disable|free|del|put)(_|\Z)")
 
 
 def is_teardown_name(name):

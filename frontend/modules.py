@@ -11,7 +11,7 @@ import os
 import re
 import shlex
 
-ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-]+|[A-Za-z0-9_\-]*-?\$\([A-Z0-9_]+\))"
+ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
 CONFIG_REF = re.compile(r"\$\((CONFIG_[A-Za-z0-9_]+)\)")
 
@@ -49,7 +49,7 @@ def _condition(config, kw, arg):
         v = config(sym)
         if v is None:
             return None
-        return (v in ("y", "m")) == (kw == "ifdef")
+        return (v not in ("n", "")) == (kw == "ifdef")
     m = re.fullmatch(r"\((.*),(.*)\)\s*", arg.strip())
     if not m:
         return None
@@ -96,7 +96,10 @@ class DirInfo:
     def __init__(self, directory, config=None, root=None):
         self.dir = directory
         self.root = root or directory
-        self.config = config or (lambda sym: None)
+        outer = config or (lambda sym: None)
+        # a Makefile may set options itself ("CONFIG_FOO := m")
+        self.config = lambda sym: (self.vars[sym].strip() or "n"
+                                   if sym in self.vars else outer(sym))
         self.obj = {}        # "foo.o" -> "m" | "y" | "CONFIG_X"
         self.parts = {}      # "foo" -> ["a.o", "b.o"]
         self.off = set()     # parts whose condition is off: not built
@@ -111,7 +114,7 @@ class DirInfo:
                 self._parse(path, 0)
                 break
 
-    def expand(self, text, depth=0):
+    def expand(self, text, depth=0, seen=()):
         """Expands $(src), $(obj) (the directory relative to the top, as
         kbuild has them), $(srctree), $(objtree) and the file's own
         simple variables; other references are left for the caller to
@@ -124,23 +127,32 @@ class DirInfo:
                 return rel
             if name in ("srctree", "objtree"):
                 return self.root
-            if name in self.vars and depth < 8:
-                return self.expand(self.vars[name], depth + 1)
+            if name in self.vars and name not in seen and depth < 8:
+                return self.expand(self.vars[name], depth + 1,
+                                   seen + (name,))
             return m.group(0)
-        return VAR_REF.sub(sub, text)
+        return VAR_REF.sub(sub, text)[:65536]
 
     def _parse(self, path, depth):
         # per open conditional: [this branch live, an earlier branch was]
         # with None where the configuration cannot tell
         stack = []
+        in_define = False
         for line in _logical_lines(path):
             s = line.strip()
+            word = s.split(None, 1)[0] if s else ""
+            if in_define:
+                in_define = word != "endef"
+                continue
+            if word == "define" or s.startswith("define\t"):
+                in_define = True
+                continue
             c = COND.match(s)
             if c:
                 v = _condition(self.config, c.group(1), c.group(2))
                 stack.append([v, v])
                 continue
-            if (s == "else" or s.startswith("else ")) and stack:
+            if word == "else" and stack:
                 top = stack[-1]
                 rest = COND.match(s[4:].strip())
                 v = (_condition(self.config, rest.group(1), rest.group(2))
@@ -153,14 +165,14 @@ class DirInfo:
                 top[1] = True if (top[1] is True or v is True) else (
                     None if None in (top[1], v) else False)
                 continue
-            if s == "endif" or s.startswith("endif "):
+            if word == "endif":
                 if stack:
                     stack.pop()
                 continue
             live = False not in [t[0] for t in stack]
             if not live:
                 continue
-            if s.startswith(("include ", "-include ")) and depth < 4:
+            if word in ("include", "-include", "sinclude") and depth < 4:
                 inc = self.expand(s.split(None, 1)[1].strip())
                 inc = os.path.join(self.root, inc)
                 if "$(" not in inc and os.path.isfile(inc):
@@ -170,19 +182,24 @@ class DirInfo:
             if m:
                 self._assign(*m.groups())
 
-    def _on(self, how):
-        """False when a '-$(CONFIG_X)' suffix is off in the config."""
+    def _on(self, how, modular=True):
+        """False when a '-$(CONFIG_X)' suffix is off in the config (or,
+        unless modular, is m)."""
         c = CONFIG_REF.fullmatch(how)
         if not c:
-            return how in ("y", "m", "objs")
+            return how in (("y", "m", "objs") if modular else ("y",))
         v = self.config(c.group(1))
-        return v is None or v in ("y", "m")
+        return v is None or v in (("y", "m") if modular else ("y",))
 
     def _assign(self, lhs, op, rhs):
-        if op in (":=", "="):
-            self.vars[lhs] = rhs
-        else:
+        if op == "?=" and lhs in self.vars:
+            return
+        if op == ":=":
+            rhs = self.expand(rhs)      # simply expanded, once
+        if op == "+=":
             self.vars[lhs] = self.vars.get(lhs, "") + " " + rhs
+        else:
+            self.vars[lhs] = rhs
         if lhs.startswith("CFLAGS_"):
             self.cflags.setdefault(lhs[len("CFLAGS_"):], []).extend(
                 _flag_words(self.expand(rhs), self.root))
@@ -190,7 +207,11 @@ class DirInfo:
         for prefix, dest in (("subdir-ccflags-", self.subdir_ccflags),
                              ("ccflags-", self.ccflags)):
             if lhs.startswith(prefix):
-                if self._on(lhs[len(prefix):]):
+                # kbuild reads ccflags-y only: ccflags-$(CONFIG_X) counts
+                # when X=y (or when the configuration cannot tell)
+                if self._on(lhs[len(prefix):], modular=False):
+                    if op == ":=" and lhs.endswith("-y"):
+                        del dest[:]     # "ccflags-y := ..." starts over
                     dest.extend(_flag_words(self.expand(rhs), self.root))
                 return
         words = [w for w in self.expand(rhs).split() if w.endswith(".o")]

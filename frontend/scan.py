@@ -222,42 +222,47 @@ class Scanner:
                     if self.cocci == "all" and f in requested:
                         futs[pool.submit(cocci_engine.run_report, scripts,
                                          [f])] = ("cocci", f, None)
-            refill()
-            while futs:
-                done, _ = concurrent.futures.wait(
-                    futs, return_when=concurrent.futures.FIRST_COMPLETED)
-                for fut in done:
-                    kind, f, ck = futs.pop(fut)
-                    if kind == "cocci":
-                        found, errs = fut.result()
-                        self._cocci_results(found, errs, failed, requested,
-                                            findings, errors, cwd)
-                        continue
-                    facts, err = fut.result()
-                    if err:
-                        errors.append({"file": _display(f, cwd),
-                                       "message": err})
-                        failed.append(f)
-                        if self.cocci == "fallback" and f in requested and \
-                                scripts:
-                            futs[pool.submit(cocci_engine.run_report,
-                                             scripts, [f])] = ("cocci", f,
-                                                               None)
-                        facts = _without_findings_if_error(facts)
-                    key = info[f][1]
-                    bucket[key].extend(facts)
-                    pending[key] -= 1
-                    n = 0
-                    if pending[key] == 0:
-                        t0 = time.time()
-                        found = linked_findings(bucket.pop(key), requested,
-                                                self.rules, cwd)
-                        link_seconds += time.time() - t0
-                        findings += found
-                        n = len(found)
-                    progress.step(1, n)
+            try:
                 refill()
-        progress.close()
+                while futs:
+                    done, _ = concurrent.futures.wait(
+                        futs, return_when=concurrent.futures.FIRST_COMPLETED)
+                    for fut in done:
+                        kind, f, ck = futs.pop(fut)
+                        if kind == "cocci":
+                            found, errs = fut.result()
+                            self._cocci_results(found, errs, failed, requested,
+                                                findings, errors, cwd)
+                            continue
+                        facts, err = fut.result()
+                        if err:
+                            errors.append({"file": _display(f, cwd),
+                                           "message": err})
+                            failed.append(f)
+                            if self.cocci == "fallback" and f in requested and \
+                                    scripts:
+                                futs[pool.submit(cocci_engine.run_report,
+                                                 scripts, [f])] = ("cocci", f,
+                                                                   None)
+                            facts = _without_findings_if_error(facts)
+                        key = info[f][1]
+                        bucket[key].extend(facts)
+                        pending[key] -= 1
+                        n = 0
+                        if pending[key] == 0:
+                            t0 = time.time()
+                            found = linked_findings(bucket.pop(key), requested,
+                                                    self.rules, cwd)
+                            link_seconds += time.time() - t0
+                            findings += found
+                            n = len(found)
+                        progress.step(1, n)
+                    refill()
+            finally:
+                # an engine that raised: do not wait for the whole window
+                for fut in futs:
+                    fut.cancel()
+                progress.close()
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed
             parsed = {_display(f, cwd) for f in info} - {

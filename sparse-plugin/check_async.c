@@ -131,33 +131,48 @@ static int first_time(const char *rule, const char *key)
  */
 struct arm {
 	struct finding f;
-	char fn[128], key[KEYLEN], kind[8];
+	char fn[KEYLEN], key[KEYLEN], kind[8];
 };
 static struct arm *arms;
 static int narms;
-static char (*local_stops)[KEYLEN + 128];
+struct stop_site {
+	char k[KEYLEN * 2 + 2];
+	struct position pos;
+};
+static struct stop_site *local_stops;
 static int nlocal;
 
-static void local_stop(struct symbol *fn, const char *key)
+static void local_stop(struct symbol *fn, const char *key,
+		       struct position pos)
 {
 	size_t n = strlen(key);
 
 	local_stops = realloc(local_stops, (nlocal + 2) * sizeof(*local_stops));
-	snprintf(local_stops[nlocal++], KEYLEN + 128, "%s %s", sym_name(fn),
-		 key);
-	if (n > 5 && !strcmp(key + n - 5, ".work"))
-		snprintf(local_stops[nlocal++], KEYLEN + 128, "%s %.*s",
+	local_stops[nlocal].pos = pos;
+	snprintf(local_stops[nlocal++].k, KEYLEN * 2 + 2, "%s %s",
+		 sym_name(fn), key);
+	if (n > 5 && !strcmp(key + n - 5, ".work")) {
+		local_stops[nlocal].pos = pos;
+		snprintf(local_stops[nlocal++].k, KEYLEN * 2 + 2, "%s %.*s",
 			 sym_name(fn), (int)(n - 5), key);
+	}
 }
 
+static int after(struct position a, struct position b)
+{
+	return a.line > b.line || (a.line == b.line && a.pos > b.pos);
+}
+
+/* stopped again later in the function that armed it */
 static int stopped_locally(const struct arm *a)
 {
-	char k[KEYLEN + 128];
+	char k[KEYLEN * 2 + 2];
 	int i;
 
 	snprintf(k, sizeof(k), "%s %s", a->fn, a->key);
 	for (i = 0; i < nlocal; i++)
-		if (!strcmp(local_stops[i], k))
+		if (!strcmp(local_stops[i].k, k) &&
+		    after(local_stops[i].pos, a->f.pos))
 			return 1;
 	return 0;
 }
@@ -312,7 +327,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	if (name_in(name, work_stoppers)) {
 		if (addr_key(first_expression(call->args), key, sizeof(key))) {
 			reached_both(ctx->fn, "exit-cancels:", key);
-			local_stop(ctx->fn, key);
+			local_stop(ctx->fn, key, call->pos);
 		}
 		return;
 	}
@@ -327,7 +342,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 			reached_both(ctx->fn, name_in(name, timer_stoppers) ?
 				     "exit-stops:" : "exit-stops-async:", key);
 			if (name_in(name, timer_stoppers))
-				local_stop(ctx->fn, key);
+				local_stop(ctx->fn, key, call->pos);
 		}
 		return;
 	}

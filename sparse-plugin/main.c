@@ -112,6 +112,20 @@ static void drain_captured(int fatal)
 		;
 }
 
+/*
+ * Diagnostics printed while walking (sparse evaluating an unused static
+ * inline body for us) are about code the compiler never looks at either.
+ */
+static void discard_captured(void)
+{
+	if (!captured)
+		return;
+	fflush(stderr);
+	rewind(captured);
+	if (ftruncate(fileno(captured), 0))
+		;
+}
+
 /* sparse's die() exits: still say which file and why. */
 static void at_exit(void)
 {
@@ -291,6 +305,7 @@ int main(int argc, char **argv)
 		drain_captured(0);
 		emit_local_includes(args, n, file);
 		walk_tu(syms);
+		discard_captured();
 		findings_flush();
 		emit_reset();
 		types_reset();

@@ -105,7 +105,8 @@ class MakefileReadingTest(unittest.TestCase):
         for name in ("a.c", "b.c", "c.c", "d.c", "e.c"):
             write(os.path.join(d, name), "int x;\n")
         kc = self.Kconfig()
-        kc.config = {"CONFIG_ON": "y", "CONFIG_MOD": "m", "CONFIG_OFF": "n"}
+        kc.config = {"CONFIG_ON": "y", "CONFIG_MOD": "m", "CONFIG_OFF": "n",
+                     "CONFIG_HZ": "250"}
         return root, d, self.ModuleMap(kc, root=root)
 
     def test_conditionals_and_parts_whose_option_is_off(self):
@@ -139,6 +140,29 @@ endif
             flags = mm.flags(os.path.join(d, "a.c"))
             self.assertIn("-DBOTH_A", flags)
             self.assertIn("-DBOTH_B", flags)
+
+    def test_make_syntax_that_must_not_lose_objects(self):
+        mk = ("ifdef CONFIG_HZ\nobj-m += a.o\nendif\n"
+              "define HELP\nifeq (x,y)\nendef\n"
+              "ifeq ($(CONFIG_OFF),y)\nobj-m += d.o\n"
+              "else\tifeq ($(CONFIG_ON),y)\nobj-m += b.o\nendif\n"
+              "A = $(A)$(A)$(A)$(A)$(A)$(A)$(A)$(A)\n"
+              "obj-m += c.o $(A)\n"
+              "F := -I$(src)/inc\nF := $(F) -DX\n"
+              "F ?= -DNOT_USED\n"
+              "ccflags-y += -DOLD\nccflags-y := $(F)\n"
+              "ccflags-$(CONFIG_MOD) += -DMODULAR_ONLY\n"
+              "CFLAGS_sub/e.o += -DSUB\n")
+        with TempDir() as tmp:
+            root, d, mm = self.tree(tmp, mk)
+            for name in ("a.c", "b.c", "c.c"):
+                self.assertTrue(mm.resolve(os.path.join(d, name))[0], name)
+            self.assertFalse(mm.resolve(os.path.join(d, "d.c"))[0])
+            a = mm.flags(os.path.join(d, "a.c"))
+            self.assertEqual([f for f in a if f.startswith(("-I", "-D"))],
+                             ["-I" + os.path.join(d, "inc"), "-DX"])
+            e = os.path.join(d, "sub", "e.c")
+            self.assertIn("-DSUB", mm.flags(e, d))
 
     def test_ccflags_as_kbuild_passes_them(self):
         mk = """\

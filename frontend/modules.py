@@ -382,10 +382,13 @@ class ModuleMap:
         obj = os.path.splitext(os.path.relpath(path, d))[0] + ".o"
         out += info.subdir_ccflags + info.ccflags + info.cflags.get(obj, [])
         if root:
-            # trace headers name themselves relative to include/trace/ of
-            # the tree being built ("../../drivers/foo/foo_trace.h"), and
-            # define_trace.h comes from KDIR here
-            out += ["-idirafter", os.path.join(root, "include", "trace")]
+            # headers from KDIR stand in for the tree's include/; paths
+            # meant relative to it ("../drivers/ata/ahci.h" from -Iinclude,
+            # "../../drivers/foo/foo_trace.h" from include/trace/
+            # define_trace.h, "../../../sound/..." from include/trace/
+            # events/) are looked up in the tree, after KDIR
+            for sub in ((), ("trace",), ("trace", "events")):
+                out += ["-idirafter", os.path.join(root, "include", *sub)]
         return out
 
     def resolve(self, path):

@@ -17,6 +17,8 @@ def text(result, out, err):
         msg = e["message"]
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
             err.write("%s:%s\n" % (e["file"], msg))
+        elif re.match(r"^\S+:\d+:\d+: error: ", msg):     # in a header
+            err.write("%s: %s\n" % (e["file"], msg))
         else:
             err.write("%s: error: %s\n" % (e["file"], msg))
 

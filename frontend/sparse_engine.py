@@ -28,8 +28,11 @@ def run(binary, kb, flags, path, timeout=300):
             err = f.get("message") or ""
             # sparse names the file with its path: the report does too
             here = os.path.abspath(path) + ":"
+            cwd = os.getcwd() + os.sep
             if err.startswith(here):
                 err = err[len(here):]
+            elif err.startswith(cwd):   # in a header the file includes
+                err = err[len(cwd):]
             break
     if res.returncode != 0 and not err:
         err = (res.stderr.decode("utf-8", "replace").strip().splitlines()

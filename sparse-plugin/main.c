@@ -75,19 +75,23 @@ static void capture_stderr(void)
 
 static void drain_captured(int fatal)
 {
-	char line[1024];
+	char line[1024], first[1024] = "";
 	int seen = 0;
 
 	if (!captured)
 		return;
 	fflush(stderr);
 	rewind(captured);
+
 	while (fgets(line, sizeof(line), captured)) {
 		char *nl = strchr(line, '\n');
 
 		if (nl)
 			*nl = 0;
-		if (seen || (!strstr(line, "error:") && !fatal))
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", line);
+		/* the error itself, not the "in included file" note before it */
+		if (seen || !strstr(line, "error:"))
 			continue;
 		if (!fatal && benign_error(line))
 			continue;
@@ -103,7 +107,7 @@ static void drain_captured(int fatal)
 	if (fatal && !seen && current_file) {
 		fact_begin("error");
 		fact_str("file", current_file);
-		fact_str("message", "sparse stopped");
+		fact_str("message", first[0] ? first : "sparse stopped");
 		fact_int("fatal", 1);
 		fact_end();
 	}

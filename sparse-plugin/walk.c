@@ -281,13 +281,24 @@ static int in_list(struct symbol_list *list, struct symbol *sym)
 
 void walk_tu(struct symbol_list *syms)
 {
+	struct symbol_list *superseded = NULL;
 	struct symbol *sym;
 	struct walk_ctx ctx;
 
 	tu.init_fn = testfn_target("__inittest");
 	tu.exit_fn = testfn_target("__exittest");
 
-	/* Definitions only: a tentative "static T x;" with a later "= {..}" */
+	/*
+	 * Definitions only: a tentative "static T x;" before a "T x = {..}"
+	 * is a separate symbol that the later one names as same_symbol
+	 */
+	FOR_EACH_PTR(syms, sym) {
+		struct symbol *p;
+
+		if (sym->initializer)
+			for (p = sym->same_symbol; p; p = p->same_symbol)
+				add_symbol(&superseded, p);
+	} END_FOR_EACH_PTR(sym);
 	FOR_EACH_PTR(syms, sym) {
 		if (!is_own_symbol(sym))
 			continue;
@@ -298,8 +309,9 @@ void walk_tu(struct symbol_list *syms)
 		}
 		if (!is_static_object(sym))
 			continue;
-		if (!sym->initializer && sym->definition &&
-		    sym->definition != sym && sym->definition->initializer)
+		if (!sym->initializer && (in_list(superseded, sym) ||
+		    (sym->definition && sym->definition != sym &&
+		     sym->definition->initializer)))
 			continue;
 		builtin_initcalls(sym);
 		add_object(sym);
@@ -355,4 +367,5 @@ void walk_tu(struct symbol_list *syms)
 	FOR_EACH_CHECK(c)
 		if (c->end_tu)
 			c->end_tu();
+	free_ptr_list(&superseded);
 }

@@ -4,9 +4,9 @@
 /// chrdev_open() pins cdev->owner (cdev_get()) before it uses the cdev and
 /// its file_operations, and the cdev, usually in module data, stays linked
 /// from the inode.  A cdev registered with cdev_add()/cdev_device_add()
-/// without cdev.owner = THIS_MODULE lets the module be unloaded under
-/// chrdev_open() (and while the device is open if the file_operations have
-/// no owner either).  cdev_init() clears the whole cdev, so an owner
+/// without cdev.owner = THIS_MODULE, and file_operations without an owner
+/// either, lets the module be unloaded while the device is open (when the
+/// fops carry an owner, chrdev_open()'s fops_get() pins the module).  cdev_init() clears the whole cdev, so an owner
 /// assigned before cdev_init() in the same function is lost and is reported
 /// too.  Only files that can be unloaded (they have a module_exit()) are
 /// considered.
@@ -86,9 +86,26 @@ position p : script:python(asg.q) { p[0].current_element != q[0].current_element
  cdev_init@p(E, ...)
 )
 
+// The file_operations handed to cdev_init() carry an owner: the
+// fops_get() of chrdev_open() pins the module while the file is open.
+@fo depends on added@
+identifier I;
+expression v;
+@@
+
+ struct file_operations I = { ..., .owner = v, ... };
+
+@pinned depends on fo@
+identifier fo.I;
+expression E;
+position p;
+@@
+
+ cdev_init@p(E, &I)
+
 @bad depends on added@
 expression E;
-position p != {after.p, other.p};
+position p != {after.p, other.p, pinned.p};
 @@
 
  cdev_init@p(E, ...)

@@ -105,6 +105,10 @@ def build(tree, kdir, jobs, out_path):
             if dst in matters and src not in matters:
                 matters[src] = (where, "copied into %s owner" % dst)
                 changed = True
+    # an owner copied between two objects of one type: the core merges
+    # tables (ib_set_device_ops()), so one table's owner covers the rest
+    merges = {src: where for src, dst, where in sorted(copies, reverse=True)
+              if src == dst and src in matters}
     version = _tree_version(tree)
     tmp = out_path + ".tmp"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
@@ -117,14 +121,18 @@ def build(tree, kdir, jobs, out_path):
         for t in sorted(matters):
             where, how = matters[t]
             f.write("%s\t%s\t%s\n" % (t, where, how))
+        f.write("# types whose owner the core merges between tables\n")
+        for t in sorted(merges):
+            f.write("merge:%s\t%s\towner merged\n" % (t, merges[t]))
         f.write("# exported helpers that reach rcu_barrier() themselves\n")
         for name in sorted(barriers):
             f.write("barrier:%s\t%s\trcu_barrier\n" % (name,
                                                        barriers[name]))
     os.replace(tmp, out_path)
-    print("modlife kb: %d types, %d barrier helpers from %d files (%d not "
-          "parsed) -> %s" % (len(matters), len(barriers), len(files),
-                             failed, out_path))
+    print("modlife kb: %d types, %d merged, %d barrier helpers from %d "
+          "files (%d not parsed) -> %s" % (len(matters), len(merges),
+                                           len(barriers), len(files),
+                                           failed, out_path))
     return 0
 
 

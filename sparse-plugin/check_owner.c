@@ -189,6 +189,25 @@ static void find_own_release(struct symbol *obj, struct symbol *member,
 		own_release = 1;
 }
 
+/*
+ * simple_fill_super()'s "struct tree_descr" names the files of a
+ * module's own filesystem: a mount pins the module for them.
+ */
+static void tree_descr_leaf(struct symbol *obj, struct symbol *member,
+			    struct expression *value, unsigned long offset)
+{
+	struct symbol *c = member ? member_container(member) : NULL;
+	struct symbol *fops = expr_symbol(value);
+	char key[KEYLEN];
+
+	if (!member || !member->ident || strcmp(id_str(member->ident), "ops") ||
+	    !c || !c->ident || strcmp(id_str(c->ident), "tree_descr") ||
+	    !fops || fops->type != SYM_NODE || ml_is_function(fops))
+		return;
+	snprintf(key, sizeof(key), "owner:obj:%s", sym_name(fops));
+	implies("call:register_filesystem", key);
+}
+
 static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
@@ -200,17 +219,21 @@ static void owner_object(struct symbol *obj)
 
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
+	for_each_init_leaf(obj, obj->initializer, tree_descr_leaf);
 	c = find_owner_path(obj, path, sizeof(path), &off);
 	if (!c)
 		return;
 	snprintf(embedded, sizeof(embedded), "%s", path);
 	dot = strchr(embedded, '.');
+	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
+	if (v && !is_zero_constant(v)) {
+		provide("owner:obj:%s", sym_name(obj));
+		provide("owner-set:%s", type_name(c));
+		return;
+	}
 	where = kb_lookup_owner(type_name(c));
 	if (!where)
 		return;		/* core code never reads this owner */
-	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
-	if (v && !is_zero_constant(v))
-		return;
 	own_release = 0;
 	for_each_init_leaf(obj, obj->initializer, find_own_release);
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
@@ -230,6 +253,12 @@ static void owner_object(struct symbol *obj)
 	if (!own_release)
 		f.unless[4] = strdup(strcat(strcpy(path, "proxied:obj:"),
 					    sym_name(obj)));
+	snprintf(path, sizeof(path), "merge:%s", type_name(c));
+	if (kb_lookup_owner(path)) {
+		/* the core merges tables (ib_set_device_ops()): one owner */
+		snprintf(path, sizeof(path), "owner-set:%s", type_name(c));
+		f.unless[5] = strdup(path);
+	}
 	f.requires[0] = strdup(strcat(strcpy(path, "ref:obj:"), sym_name(obj)));
 	if (dot) {
 		/*
@@ -289,6 +318,11 @@ static void owner_end_tu(void)
 		snprintf(k, sizeof(k), "owner:%s", s->cdev);
 		f.unless[0] = strdup(k);
 		f.unless[1] = "owner-type:struct cdev";
+		if (s->fops[0]) {
+			/* chrdev_open()'s fops_get() pins it while open */
+			snprintf(k, sizeof(k), "owner:%s", s->fops);
+			f.unless[2] = strdup(k);
+		}
 		f.requires[0] = "call:cdev_add|call:cdev_device_add";
 		report(&f);
 	}

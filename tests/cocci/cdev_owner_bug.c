@@ -18,7 +18,6 @@ static struct grault_dev *grault;
 static struct class *grault_class;
 
 static const struct file_operations grault_fops = {
-	.owner		= THIS_MODULE,
 	.open		= grault_open,
 	.read		= grault_read,
 	.release	= grault_release,

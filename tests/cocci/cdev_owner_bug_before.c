@@ -11,7 +11,6 @@ static struct cdev waldo_cdev;
 static dev_t waldo_devt;
 
 static const struct file_operations waldo_fops = {
-	.owner		= THIS_MODULE,
 	.read		= waldo_read,
 };
 

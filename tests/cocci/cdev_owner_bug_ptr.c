@@ -14,7 +14,6 @@ struct garply_chan {
 };
 
 static const struct file_operations garply_fops = {
-	.owner		= THIS_MODULE,
 	.unlocked_ioctl	= garply_ioctl,
 };
 

@@ -5,7 +5,7 @@
 /// object in it says.  A static struct platform_device, struct kobject,
 /// struct kset or struct device (or a static struct that embeds one by
 /// value and registers that member) that is registered with the driver
-/// core can be reached by a late kobject_put() (an open sysfs file, a
+/// core can be reached by a late kobject_put() (another subsystem's get_device(), a
 /// device link, CONFIG_DEBUG_KOBJECT_RELEASE) after the module is gone:
 /// the core then writes to freed memory and calls a release callback that
 /// is gone with it.  Let the core allocate the object instead.  Only files

@@ -2,9 +2,9 @@
 /// Find module exit paths that wait for a device or kobject release
 ///
 /// An exit function that drops its reference and then waits until the
-/// object is released cannot return while anyone else holds a reference:
-/// an open sysfs attribute file is enough, and the process holding it may
-/// be the one running rmmod.  That is why the *_unregister_wait() API
+/// object is released cannot return while anyone else holds a reference
+/// (in 2004 an open sysfs attribute file was enough; today another
+/// subsystem's get_device() or a child device is).  That is why the *_unregister_wait() API
 /// proposed in 2004 (class_device_unregister_wait(),
 /// platform_device_unregister_wait()) was turned down.  Looked at: the
 /// module's exit function (module_exit(fn)) and the functions of the same

@@ -16,7 +16,9 @@ the module stores into that member (inferred); a driver unregistration to
 the driver's remove/disconnect. "provide_if_may_reach" facts use graph.c's
 generous "may" graph: every implementation of an ops member, and as extra
 roots the functions stored into teardown-like members and the exported
-teardown-like functions.
+teardown-like functions. "provide_unless_exported" facts hold unless an
+exported function of the module reaches their function (graph.c's
+"exports" graph).
 """
 import collections
 import re
@@ -25,7 +27,8 @@ TEARDOWN = ("remove", "remove_new", "disconnect")
 TEARDOWN_WORDS = re.compile(
     r"(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|"
     r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
-    r"unregister|disable|free|del|put)(_|\Z)")
+    r"unregister|disable|free|del|put|deactivate|destructor|uninitialize)"
+    r"(_|\Z)")
 
 
 def is_teardown_name(name):
@@ -40,6 +43,7 @@ class CallGraph:
         impls = collections.defaultdict(set)
         self.teardown = collections.defaultdict(list)
         self.may_roots = []
+        self.exported = []
         for f in facts:
             k = f.get("k")
             if k == "call" and f.get("from"):
@@ -48,9 +52,10 @@ class CallGraph:
                 self.icalls[f["from"]].append((f["struct"], f["member"]))
             elif k == "unreg_driver":
                 self.unregs[f["from"]].append(f["driver"])
-            elif k == "fn" and f.get("exported") and is_teardown_name(
-                    f["name"]):
-                self.may_roots.append(f["name"])
+            elif k == "fn" and f.get("exported"):
+                self.exported.append(f["name"])
+                if is_teardown_name(f["name"]):
+                    self.may_roots.append(f["name"])
             elif k == "store":
                 impls[(f["struct"], f["member"])].add(f["fn"])
                 if is_teardown_name(f["member"]):
@@ -98,7 +103,7 @@ def path(reached, fn):
     return " -> ".join(reversed(chain))
 
 
-def provided_keys(facts, reached, may_reached=()):
+def provided_keys(facts, reached, may_reached=(), export_reached=()):
     keys = set()
     implications = []
     for f in facts:
@@ -110,6 +115,9 @@ def provided_keys(facts, reached, may_reached=()):
         elif k == "provide_if_reached" and f["fn"] in reached:
             keys.add(f["key"])
         elif k == "provide_if_may_reach" and f["fn"] in may_reached:
+            keys.add(f["key"])
+        elif k == "provide_unless_exported" and \
+                f["fn"] not in export_reached:
             keys.add(f["key"])
     keys.update("exit-reaches:" + fn for fn in reached)
     changed = True
@@ -129,7 +137,8 @@ def link_module(facts):
     graph = CallGraph(facts)
     reached = graph.reach(roots)
     may = graph.reach(roots, may=True) if roots else {}
-    keys = provided_keys(facts, reached, may)
+    exports = graph.reach(graph.exported)
+    keys = provided_keys(facts, reached, may, exports)
     has_exit = bool(roots)
     out = []
     for f in facts:

@@ -76,7 +76,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 		f.unload = 1;
 		f.path_to = strdup(fn);
 		snprintf(f.message, sizeof(f.message),
-			 "%%PATH%% -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (an open sysfs file is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+			 "%%PATH%% -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (another subsystem's get_device() is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
 			 name);
 		report(&f);
 		return;
@@ -163,7 +163,7 @@ static void wait_end_tu(void)
 		f.requires[0] = strdup(k);
 		f.path_to = strdup(fn);
 		snprintf(f.message, sizeof(f.message),
-			 "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (an open sysfs file is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+			 "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (another subsystem's get_device() is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
 			 put->callee, w->callee, key_label(w->key));
 		report(&f);
 		if (!is_exported(w->fn))

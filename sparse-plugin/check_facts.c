@@ -62,6 +62,35 @@ static int unregisters_driver(const char *name)
 	       !strcmp(name, "usb_deregister");
 }
 
+/*
+ * "kref_put(&x->ref, foo_destroy)": a module function handed to another
+ * one is a callback too; recorded as a store into "(arg).<callee>", so
+ * that a teardown-like callee or function name makes it a "may" root.
+ */
+static void fn_args(struct expression *call, const char *callee)
+{
+	struct expression *arg;
+
+	FOR_EACH_PTR(call->args, arg) {
+		struct symbol *fn = expr_symbol(arg);
+		char name[256];
+
+		if (!fn || !ml_is_function(fn) || !is_own_symbol(fn))
+			continue;
+		snprintf(name, sizeof(name), "%s", sym_name(fn));
+		fact_begin("store");
+		fact_str("struct", "(arg)");
+		fact_str("member", is_teardown_name(callee) ? callee : name);
+		fact_str("fn", name);
+		fact_str("obj", NULL);
+		fact_str("how", "arg");
+		fact_pos(arg->pos);
+		fact_end();
+		graph_store("(arg)", is_teardown_name(callee) ? callee : name,
+			    name, NULL);
+	} END_FOR_EACH_PTR(arg);
+}
+
 static void facts_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
@@ -95,6 +124,7 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 	fact_str("to", name);
 	fact_pos(call->pos);
 	fact_end();
+	fn_args(call, name);
 	provide("call:%s", name);
 	if (ctx->fn)
 		graph_call(from, name);

@@ -115,7 +115,7 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	char key[KEYLEN];
 	int i;
 
-	if (!name)
+	if (!name || !ctx->fn)
 		return;
 	for (i = 0; registrations[i]; i++)
 		if (!strcmp(name, registrations[i]))
@@ -124,11 +124,21 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	FOR_EACH_PTR(call->args, arg) {
 		struct symbol *base = base_object(arg);
+		char k[KEYLEN + 16];
 
-		if (addr_key(arg, key, sizeof(key)))
-			provide("registered:%s", key);
-		if (base && is_static_object(base))
-			provide("registered:obj:%s", sym_name(base));
+		/*
+		 * Registered on behalf of a dependent module (an exported
+		 * constructor reaches the call): it goes before this module
+		 */
+		if (addr_key(arg, key, sizeof(key))) {
+			snprintf(k, sizeof(k), "registered:%s", key);
+			provide_unless_exported(sym_name(ctx->fn), k);
+		}
+		if (base && is_static_object(base)) {
+			snprintf(k, sizeof(k), "registered:obj:%s",
+				 sym_name(base));
+			provide_unless_exported(sym_name(ctx->fn), k);
+		}
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -188,7 +198,7 @@ static void release_object(struct symbol *obj)
 	f.object = strdup(sym_name(obj));
 	f.unload = 1;
 	snprintf(f.message, sizeof(f.message),
-		 "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (an open sysfs file, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
+		 "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
 		 sym_name(obj), tname);
 	f.requires[0] = strdup(strcat(strcpy(tname, "registered:obj:"),
 				      sym_name(obj)));
@@ -324,7 +334,7 @@ static void release_end_tu(void)
 			f.rule = "module-release";
 			f.pos = in->pos;
 			snprintf(f.message, sizeof(f.message),
-				 "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (an open sysfs file, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
+				 "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
 				 fname, in->slot);
 		}
 		report(&f);

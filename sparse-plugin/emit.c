@@ -176,26 +176,36 @@ static void cond_key(const char *kind, const char *fn, const char *key,
 /* @key holds if the module's exit function reaches @fn. */
 void provide_if_reached(const char *fn, const char *key)
 {
-	cond_key("provide_if_reached", fn, key, 0);
+	cond_key("provide_if_reached", fn, key, REACH_EXIT);
 }
 
 /* @key holds if @fn may run before unload (graph.c's "may" graph). */
 void provide_if_may_reach(const char *fn, const char *key)
 {
-	cond_key("provide_if_may_reach", fn, key, 1);
+	cond_key("provide_if_may_reach", fn, key, REACH_MAY);
+}
+
+/* @key holds unless an exported function reaches @fn: a dependent module
+ * may be the one doing it, and it is unloaded first */
+void provide_unless_exported(const char *fn, const char *key)
+{
+	cond_key("provide_unless_exported", fn, key, REACH_EXPORTS);
 }
 
 static void close_reach(void)
 {
-	int i, may;
+	static const int order[] = { REACH_EXPORTS, REACH_MAY, REACH_EXIT };
+	int i, m;
 
 	if (!tu.exit_fn)
 		return;
 	/* the exit path proper last: findings' paths are read from it */
-	for (may = 1; may >= 0; may--) {
-		graph_reach(sym_name(tu.exit_fn), may);
+	for (m = 0; m < 3; m++) {
+		graph_reach(sym_name(tu.exit_fn), order[m]);
 		for (i = 0; i < nconds; i++)
-			if (conds[i].may == may && graph_reached(conds[i].fn))
+			if (conds[i].may == order[m] &&
+			    graph_reached(conds[i].fn) !=
+			    (order[m] == REACH_EXPORTS))
 				provide("%s", conds[i].key);
 	}
 }

@@ -13,7 +13,8 @@
  * as extra roots every function stored into a teardown-like member
  * (.remove, .shutdown, .release, .ndo_stop, ...) and every exported
  * teardown-like function (a library's dependents call it before they,
- * and so the library, can be unloaded).
+ * and so the library, can be unloaded). The "exports" graph starts from
+ * every exported function: what dependents can make this module do.
  */
 #include <string.h>
 #include <stdlib.h>
@@ -123,7 +124,8 @@ static const char *const teardown_words[] = {
 	"remove", "disconnect", "shutdown", "stop", "exit", "release",
 	"close", "hangup", "detach", "cleanup", "destroy", "teardown",
 	"unbind", "uninit", "deinit", "fini", "unregister", "disable",
-	"free", "del", "put", NULL
+	"free", "del", "put", "deactivate", "destructor", "uninitialize",
+	NULL
 };
 
 int is_teardown_name(const char *name)
@@ -180,12 +182,16 @@ static void clear_reach(void)
 }
 
 /* Breadth first from the exit function, so paths are shortest. */
-void graph_reach(const char *root, int may)
+void graph_reach(const char *root, int mode)
 {
-	int i, j;
+	int i, j, may = mode == REACH_MAY;
 
 	clear_reach();
-	visit(root, NULL, 0);
+	if (mode == REACH_EXPORTS)
+		for (i = 0; i < nexported; i++)
+			visit(exported[i], NULL, 0);
+	else
+		visit(root, NULL, 0);
 	for (i = 0; may && i < nstores; i++)
 		if (is_teardown_name(stores[i].member))
 			visit(stores[i].fn, NULL, 0);

@@ -106,7 +106,8 @@ void graph_unreg(const char *from, const char *drv);
 void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
 void graph_export(const char *fn);
-void graph_reach(const char *root, int may);
+enum { REACH_EXIT, REACH_MAY, REACH_EXPORTS };
+void graph_reach(const char *root, int mode);
 int is_teardown_name(const char *name);
 int graph_reached(const char *fn);
 const char *graph_path(const char *fn, char *buf, size_t len);
@@ -139,6 +140,7 @@ void report(struct finding *f);
 void implies(const char *if_key, const char *then_key);
 void provide_if_reached(const char *fn, const char *key);
 void provide_if_may_reach(const char *fn, const char *key);
+void provide_unless_exported(const char *fn, const char *key);
 int is_provided(const char *key);
 extern FILE *diag_out;
 void findings_flush(void);

@@ -10,6 +10,14 @@
 
 static void facts_begin_tu(void)
 {
+	const char *p;
+
+	/* "own-file:drivers/foo/bar.c", ".../foo/bar.c", "bar.c": the
+	 * module's files, however the knowledge file names them */
+	for (p = tu.file; p; p = strchr(p + 1, '/'))
+		if (p[0] == '/' || p == tu.file)
+			provide("own-file:%s", p[0] == '/' ? p + 1 : p);
+
 	if (tu.init_fn) {
 		fact_begin("module_init");
 		fact_str("fn", sym_name(tu.init_fn));

@@ -153,7 +153,8 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 		struct symbol *o = expr_symbol(expr->right);
 
 		/* files of the module's own filesystem: a mount pins it */
-		if (o && is_static_object(o)) {
+		if (o && o->type == SYM_NODE && !ml_is_function(o) &&
+		    (o->ctype.modifiers & MOD_TOPLEVEL)) {
 			snprintf(key, sizeof(key), "owner:obj:%s", sym_name(o));
 			implies("call:register_filesystem", key);
 		} else if (o && ctx->fn && param_index(ctx->fn, o) >= 0) {
@@ -216,6 +217,7 @@ static void owner_object(struct symbol *obj)
 	const char *where;
 	char path[128], tname[128], embedded[128], *dot;
 	unsigned long off;
+	int n;
 
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
@@ -250,14 +252,22 @@ static void owner_object(struct symbol *obj)
 	f.unless[1] = strdup(strcat(strcpy(path, "owner-type:"), tname));
 	f.unless[2] = strdup(strcat(strcpy(path, "cdev-init:obj:"), sym_name(obj)));
 	f.unless[3] = strdup(strcat(strcpy(path, "owner-type:"), type_name(c)));
+	n = 4;
 	if (!own_release)
-		f.unless[4] = strdup(strcat(strcpy(path, "proxied:obj:"),
-					    sym_name(obj)));
+		f.unless[n++] = strdup(strcat(strcpy(path, "proxied:obj:"),
+					      sym_name(obj)));
+	/*
+	 * The core code that reads the owner is part of this very module
+	 * (nf_tables' own expression types): it cannot pin itself
+	 */
+	snprintf(path, sizeof(path), "own-file:%.*s",
+		 (int)strcspn(where, ":"), where);
+	f.unless[n++] = strdup(path);
 	snprintf(path, sizeof(path), "merge:%s", type_name(c));
 	if (kb_lookup_owner(path)) {
 		/* the core merges tables (ib_set_device_ops()): one owner */
 		snprintf(path, sizeof(path), "owner-set:%s", type_name(c));
-		f.unless[5] = strdup(path);
+		f.unless[n++] = strdup(path);
 	}
 	f.requires[0] = strdup(strcat(strcpy(path, "ref:obj:"), sym_name(obj)));
 	if (dot) {

@@ -124,7 +124,7 @@ void fact_pos(struct position pos);
 void fact_end(void);
 void provide(const char *fmt, ...) FORMAT_ATTR(1);
 
-#define MAX_KEYS 6
+#define MAX_KEYS 8
 struct finding {
 	const char *rule;
 	struct position pos;

@@ -13,15 +13,6 @@
 
 #define KEYLEN 256
 
-/*
- * debugfs wraps these files' operations in a proxy that refuses calls
- * once the file is removed (debugfs_remove() waits for running ones):
- * only ->release() still reaches the module's code unpinned.
- */
-static const char *const proxying[] = {
-	"debugfs_create_file", "debugfs_create_file_size", NULL
-};
-
 struct cdev_init_site {
 	struct position pos;
 	char cdev[KEYLEN];
@@ -85,16 +76,6 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		if (is_this_module(arg))
 			pinned = 1;
 	} END_FOR_EACH_PTR(arg);
-	for (int i = 0; name && proxying[i]; i++) {
-		if (strcmp(name, proxying[i]))
-			continue;
-		FOR_EACH_PTR(call->args, arg) {
-			struct symbol *o = expr_symbol(arg);
-
-			if (o && is_static_object(o))
-				provide("proxied:obj:%s", sym_name(o));
-		} END_FOR_EACH_PTR(arg);
-	}
 	/* "&obj.member" handed over: the embedded struct is registered */
 	FOR_EACH_PTR(call->args, arg) {
 		struct expression *e = strip_expr(arg);
@@ -176,20 +157,6 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	}
 }
 
-static int own_release;
-
-/* ".release = fn" with fn the module's own code */
-static void find_own_release(struct symbol *obj, struct symbol *member,
-			     struct expression *value, unsigned long offset)
-{
-	struct symbol *fn = expr_symbol(value);
-
-	if (member && member->ident &&
-	    !strcmp(id_str(member->ident), "release") && fn &&
-	    ml_is_function(fn) && is_own_symbol(fn))
-		own_release = 1;
-}
-
 /*
  * simple_fill_super()'s "struct tree_descr" names the files of a
  * module's own filesystem: a mount pins the module for them.
@@ -236,8 +203,6 @@ static void owner_object(struct symbol *obj)
 	where = kb_lookup_owner(type_name(c));
 	if (!where)
 		return;		/* core code never reads this owner */
-	own_release = 0;
-	for_each_init_leaf(obj, obj->initializer, find_own_release);
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
 	memset(&f, 0, sizeof(f));
@@ -253,9 +218,6 @@ static void owner_object(struct symbol *obj)
 	f.unless[2] = strdup(strcat(strcpy(path, "cdev-init:obj:"), sym_name(obj)));
 	f.unless[3] = strdup(strcat(strcpy(path, "owner-type:"), type_name(c)));
 	n = 4;
-	if (!own_release)
-		f.unless[n++] = strdup(strcat(strcpy(path, "proxied:obj:"),
-					      sym_name(obj)));
 	/*
 	 * The core code that reads the owner is part of this very module
 	 * (nf_tables' own expression types): it cannot pin itself

@@ -3,10 +3,12 @@
  * dbgstat: allocation statistics of a small object cache in debugfs,
  * /sys/kernel/debug/dbgstat/{stats,reset}.
  *
- * Neither file_operations carries an owner: debugfs wraps every call in
+ * Neither file_operations carries an owner. debugfs wraps every call in
  * its own proxy fops and refuses new calls once debugfs_remove() has run,
- * so the module does not need to be pinned. Only ->release bypasses the
- * proxy; "stats" uses the built-in single_release(), "reset" has none.
+ * but a file left open across rmmod is still closed later:
+ * full_proxy_release() then reads the real fops (module data, freed) to
+ * find ->release and calls it. The owner pins the module while a file is
+ * open; DEFINE_SHOW_ATTRIBUTE() and friends set it for that reason.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>

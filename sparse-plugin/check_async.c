@@ -44,29 +44,36 @@ static struct expression *nth_arg(struct expression *call, int n)
 	return ptr_list_nth_entry((struct ptr_list *)call->args, n);
 }
 
+/* "x.dwork.work" -> "x.dwork": the delayed_work around a work item */
+static int delayed_of(const char *key, char *buf, size_t len)
+{
+	size_t n = strlen(key);
+
+	if (n <= 5 || strcmp(key + n - 5, ".work"))
+		return 0;
+	snprintf(buf, len, "%.*s", (int)(n - 5), key);
+	return 1;
+}
+
 /* Keys for an object and, for "x.dwork.work", its delayed_work "x.dwork". */
 static void provide_both(const char *fmt_key, const char *key)
 {
 	char k[KEYLEN];
-	size_t n = strlen(key);
 
 	provide("%s%s", fmt_key, key);
-	if (n > 5 && !strcmp(key + n - 5, ".work")) {
-		snprintf(k, sizeof(k), "%.*s", (int)(n - 5), key);
+	if (delayed_of(key, k, sizeof(k)))
 		provide("%s%s", fmt_key, k);
-	}
 }
 
 static void reached_both(struct symbol *fn, const char *prefix,
 			 const char *key)
 {
-	char k[KEYLEN + 32];
-	size_t n = strlen(key);
+	char d[KEYLEN], k[KEYLEN + 32];
 
 	snprintf(k, sizeof(k), "%s%s", prefix, key);
 	provide_if_may_reach(sym_name(fn), k);
-	if (n > 5 && !strcmp(key + n - 5, ".work")) {
-		snprintf(k, sizeof(k), "%s%.*s", prefix, (int)(n - 5), key);
+	if (delayed_of(key, d, sizeof(d))) {
+		snprintf(k, sizeof(k), "%s%s", prefix, d);
 		provide_if_may_reach(sym_name(fn), k);
 	}
 }
@@ -142,20 +149,23 @@ struct stop_site {
 static struct stop_site *local_stops;
 static int nlocal;
 
-static void local_stop(struct symbol *fn, const char *key,
-		       struct position pos)
+static void add_local_stop(struct symbol *fn, const char *key,
+			   struct position pos)
 {
-	size_t n = strlen(key);
-
-	local_stops = realloc(local_stops, (nlocal + 2) * sizeof(*local_stops));
+	local_stops = realloc(local_stops, (nlocal + 1) * sizeof(*local_stops));
 	local_stops[nlocal].pos = pos;
 	snprintf(local_stops[nlocal++].k, KEYLEN * 2 + 2, "%s %s",
 		 sym_name(fn), key);
-	if (n > 5 && !strcmp(key + n - 5, ".work")) {
-		local_stops[nlocal].pos = pos;
-		snprintf(local_stops[nlocal++].k, KEYLEN * 2 + 2, "%s %.*s",
-			 sym_name(fn), (int)(n - 5), key);
-	}
+}
+
+static void local_stop(struct symbol *fn, const char *key,
+		       struct position pos)
+{
+	char d[KEYLEN];
+
+	add_local_stop(fn, key, pos);
+	if (delayed_of(key, d, sizeof(d)))
+		add_local_stop(fn, d, pos);
 }
 
 static int after(struct position a, struct position b)

@@ -75,6 +75,20 @@ static int unregisters_driver(const char *name)
  * one is a callback too; recorded as a store into "(arg).<callee>", so
  * that a teardown-like callee or function name makes it a "may" root.
  */
+static void emit_store(const char *st, const char *member, const char *fn,
+		       const char *obj, const char *how, struct position pos)
+{
+	fact_begin("store");
+	fact_str("struct", st);
+	fact_str("member", member);
+	fact_str("fn", fn);
+	fact_str("obj", obj);
+	fact_str("how", how);
+	fact_pos(pos);
+	fact_end();
+	graph_store(st, member, fn, obj);
+}
+
 static void fn_args(struct expression *call, const char *callee)
 {
 	struct expression *arg;
@@ -86,16 +100,8 @@ static void fn_args(struct expression *call, const char *callee)
 		if (!fn || !ml_is_function(fn) || !is_own_symbol(fn))
 			continue;
 		snprintf(name, sizeof(name), "%s", sym_name(fn));
-		fact_begin("store");
-		fact_str("struct", "(arg)");
-		fact_str("member", is_teardown_name(callee) ? callee : name);
-		fact_str("fn", name);
-		fact_str("obj", NULL);
-		fact_str("how", "arg");
-		fact_pos(arg->pos);
-		fact_end();
-		graph_store("(arg)", is_teardown_name(callee) ? callee : name,
-			    name, NULL);
+		emit_store("(arg)", is_teardown_name(callee) ? callee : name,
+			   name, NULL, "arg", arg->pos);
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -160,15 +166,7 @@ static void store_fact(const char *how, struct symbol *member,
 	c = member_container(member);
 	snprintf(st, sizeof(st), "%s", c ? type_name(c) : "?");
 	snprintf(fname, sizeof(fname), "%s", sym_name(fn));
-	fact_begin("store");
-	fact_str("struct", st);
-	fact_str("member", id_str(member->ident));
-	fact_str("fn", fname);
-	fact_str("obj", obj);
-	fact_str("how", how);
-	fact_pos(pos);
-	fact_end();
-	graph_store(st, id_str(member->ident), fname, obj);
+	emit_store(st, id_str(member->ident), fname, obj, how, pos);
 }
 
 static void facts_assign(struct walk_ctx *ctx, struct expression *expr)

@@ -154,13 +154,13 @@ void implies(const char *if_key, const char *then_key)
 
 struct cond_key {
 	char *fn, *key;
-	int may;
+	int mode;		/* which graph decides: REACH_* */
 };
 static struct cond_key *conds;
 static int nconds;
 
 static void cond_key(const char *kind, const char *fn, const char *key,
-		     int may)
+		     int mode)
 {
 	fact_begin(kind);
 	fact_str("fn", fn);
@@ -169,7 +169,7 @@ static void cond_key(const char *kind, const char *fn, const char *key,
 	conds = realloc(conds, (nconds + 1) * sizeof(*conds));
 	conds[nconds].fn = strdup(fn);
 	conds[nconds].key = strdup(key);
-	conds[nconds].may = may;
+	conds[nconds].mode = mode;
 	nconds++;
 }
 
@@ -203,7 +203,7 @@ static void close_reach(void)
 	for (m = 0; m < 3; m++) {
 		graph_reach(sym_name(tu.exit_fn), order[m]);
 		for (i = 0; i < nconds; i++)
-			if (conds[i].may == order[m] &&
+			if (conds[i].mode == order[m] &&
 			    graph_reached(conds[i].fn) !=
 			    (order[m] == REACH_EXPORTS))
 				provide("%s", conds[i].key);

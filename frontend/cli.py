@@ -200,7 +200,11 @@ def cmd_cocci(a):
     scripts = sorted({os.path.join(d, RULES[r]["cocci"]) for r in rules
                       if d and RULES[r].get("cocci")})
     bad = []
-    cands = cocci_run.candidates(scripts, files, bad)
+    try:
+        cands = cocci_run.candidates(scripts, files, bad)
+    except ValueError as e:
+        sys.stderr.write("modlife: error: %s\n" % e)
+        return 2
     for path, msg in bad:
         sys.stderr.write("%s: error: %s\n" % (path, msg))
     rc = 0

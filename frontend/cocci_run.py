@@ -6,11 +6,19 @@ files mention "device" or "release". Each script here names what a file
 must contain to match at all, on its "// Prefilter:" line: groups
 separated by ';', all required, each a '|' list of alternatives (plain
 substrings, so comments count too: a superset of the files that can
-match). Each file is read once for all scripts; each script then runs
-once, with the candidate files as separate groups (--file-groups) over
---jobs processes, so the output is what coccicheck prints.
+match). Where tokens admit too many files, "// Prefilter-re:" lines
+add regular expressions (Python syntax, multi-line mode) on the raw text:
+one of them must match. A "// Prefilter-and:" line right after it adds a
+step to that alternative, searched once per match of the step before,
+with each @name@ replaced by what that match's group "name" captured
+(a release function's name, then its installation). Each must admit
+every file the script can report. Each file is read once for all
+scripts; each script then runs once, with the candidate files as
+separate groups (--file-groups) over --jobs processes, so the output is
+what coccicheck prints.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -18,19 +26,85 @@ import tempfile
 from .cocci_engine import TIMEOUT, spatch_options
 
 
+class Prefilter:
+    """What a file must contain for a script to match: token groups (all
+    required, any token of a group) and regex chains (any chain)."""
+
+    def __init__(self, groups, chains):
+        self.groups = groups
+        self.chains = chains
+
+    def admits(self, data):
+        if not all(any(t in data for t in g) for g in self.groups):
+            return False
+        if not self.chains:
+            return True
+        text = data.decode("latin-1")
+        seen = {}
+        return any(_chain(text, c, {}, seen) for c in self.chains)
+
+
+_GROUP_REF = re.compile(r"@(\w+)@")
+
+
+def _matches(text, pat, seen):
+    """The distinct group captures of pat's matches, once per text."""
+    if pat not in seen:
+        caps = []
+        for m in re.finditer(pat, text, re.M):
+            g = {k: v for k, v in m.groupdict().items() if v is not None}
+            if g not in caps:
+                caps.append(g)
+        seen[pat] = caps
+    return seen[pat]
+
+
+def _chain(text, steps, groups, seen):
+    """Some match of steps[0] (its @name@ filled from groups) leads to a
+    match of the rest; seen caches matches shared by chains."""
+    pat = _GROUP_REF.sub(lambda m: re.escape(groups.get(m.group(1)) or ""),
+                         steps[0])
+    if len(steps) == 1:
+        if pat not in seen:
+            seen[pat] = re.search(pat, text, re.M) is not None
+        return bool(seen[pat])
+    return any(_chain(text, steps[1:], dict(groups, **g), seen)
+               for g in _matches(text, pat, seen))
+
+
 def prefilter(script):
-    """[[alternatives], ...] from the script's Prefilter line, or None."""
+    """The script's Prefilter, or None when it has no "// Prefilter:"
+    line. Raises ValueError for a regular expression that does not
+    compile or a "Prefilter-and:" line without a chain to extend."""
+    groups, chains = None, []
     try:
         with open(script, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("// Prefilter:"):
-                    spec = line.split(":", 1)[1]
-                    return [[t.strip().encode() for t in g.split("|")
-                             if t.strip()]
-                            for g in spec.split(";") if g.strip()]
+            lines = f.read().splitlines()
     except OSError:
-        pass
-    return None
+        return None
+    for n, line in enumerate(lines, 1):
+        key, _, spec = line.partition(":")
+        if key == "// Prefilter":
+            groups = [[t.strip().encode() for t in g.split("|")
+                       if t.strip()]
+                      for g in spec.split(";") if g.strip()]
+        elif key in ("// Prefilter-re", "// Prefilter-and"):
+            spec = spec.strip()
+            try:
+                re.compile(_GROUP_REF.sub("x", spec), re.M)
+            except re.error as e:
+                raise ValueError("%s:%d: bad regular expression: %s" %
+                                 (script, n, e))
+            if key == "// Prefilter-re":
+                chains.append([spec])
+            elif chains:
+                chains[-1].append(spec)
+            else:
+                raise ValueError("%s:%d: Prefilter-and without "
+                                 "Prefilter-re" % (script, n))
+    if groups is None and not chains:
+        return None
+    return Prefilter(groups or [], chains)
 
 
 def candidates(scripts, files, errors):
@@ -44,9 +118,8 @@ def candidates(scripts, files, errors):
         except OSError as e:
             errors.append((path, "cannot read: %s" % e.strerror))
             continue
-        for s, groups in wants.items():
-            if groups is None or all(any(t in data for t in g)
-                                     for g in groups):
+        for s, want in wants.items():
+            if want is None or want.admits(data):
                 out[s].append(path)
     return out
 

@@ -27,8 +27,10 @@ TEARDOWN = ("remove", "remove_new", "disconnect")
 TEARDOWN_WORDS = re.compile(
     r"(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|"
     r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
-    r"unregister|disable|free|del|put|deactivate|destructor|uninitialize)"
-    r"(_|\Z)")
+    r"unregister|disable|free|del|put|deactivate|destructor|uninitialize|"
+    r"dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|"
+    r"quiesce|cancel|flush)"
+    r"(_|\Z)|^_*devm_add_action")
 
 
 def is_teardown_name(name):

@@ -78,6 +78,47 @@ static void reached_both(struct symbol *fn, const char *prefix,
 	}
 }
 
+/*
+ * A stop counts for the object by its access path ("struct a.b.timer")
+ * and by the innermost struct and member ("struct b.timer"): arrays,
+ * unions and containers name the same object in other ways.
+ */
+static void stop_at(struct symbol *fn, const char *prefix,
+		    struct expression *addr, const char *key)
+{
+	char t[KEYLEN];
+
+	reached_both(fn, prefix, key);
+	if (type_key(addr, t, sizeof(t)) && strcmp(t, key))
+		reached_both(fn, prefix, t);
+}
+
+/* unless[i] = prefix + the innermost struct.member, when it differs */
+static void unless_type(struct finding *f, int i, const char *prefix,
+			struct expression *addr, const char *key)
+{
+	char t[KEYLEN], k[KEYLEN + 32];
+
+	if (!type_key(addr, t, sizeof(t)) || !strcmp(t, key))
+		return;
+	snprintf(k, sizeof(k), "%s%s", prefix, t);
+	f->unless[i] = strdup(k);
+}
+
+/* fn runs for the object at key: if fn holds the module, so does key */
+static void bind_callback(struct symbol *fn, const char *key)
+{
+	char k[KEYLEN + 32], d[KEYLEN], p[KEYLEN + 32];
+
+	snprintf(p, sizeof(p), "pins:%s", sym_name(fn));
+	snprintf(k, sizeof(k), "pinned:%s", key);
+	implies(p, k);
+	if (delayed_of(key, d, sizeof(d))) {
+		snprintf(k, sizeof(k), "pinned:%s", d);
+		implies(p, k);
+	}
+}
+
 /* ---- what queues, and which argument is the object ---- */
 
 struct queuer {
@@ -98,7 +139,8 @@ static const char *const work_stoppers[] = {
 	"flush_delayed_work", NULL
 };
 static const char *const wq_stoppers[] = {
-	"destroy_workqueue", "flush_workqueue", "drain_workqueue", NULL
+	"destroy_workqueue", "flush_workqueue", "__flush_workqueue",
+	"drain_workqueue", NULL
 };
 static const char *const timer_armers[] = {
 	"mod_timer", "add_timer", "add_timer_on", "mod_timer_pending",
@@ -255,6 +297,9 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	f.requires[0] = strdup(k);
 	snprintf(k, sizeof(k), "exit-cancels:%s", key);
 	f.unless[0] = strdup(k);
+	snprintf(k, sizeof(k), "pinned:%s", key);
+	f.unless[2] = strdup(k);
+	unless_type(&f, 3, "exit-cancels:", nth_arg(call, q->obj), key);
 	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
 		snprintf(k, sizeof(k), "exit-cancels-wq:%s", wq);
 		f.unless[1] = strdup(k);
@@ -268,7 +313,8 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 }
 
 static void timer_finding(struct walk_ctx *ctx, struct expression *call,
-			  const char *key, const char *need, const char *msg)
+			  struct expression *addr, const char *key,
+			  const char *need, const char *msg)
 {
 	char k[KEYLEN + 32];
 	struct finding f;
@@ -286,6 +332,9 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 		f.requires[1] = strdup(k);	/* stopped, but not in sync */
 	else
 		f.unless[1] = strdup(k);
+	snprintf(k, sizeof(k), "pinned:%s", key);
+	f.unless[2] = strdup(k);
+	unless_type(&f, 3, "exit-stops:", addr, key);
 	snprintf(f.message, sizeof(f.message), "%s", msg);
 	defer(ctx, &f, need ? "timer-a" : "timer", key);
 }
@@ -293,19 +342,20 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 static void timer_call(struct walk_ctx *ctx, struct expression *call,
 		       const char *name)
 {
+	struct expression *addr = first_expression(call->args);
 	char key[KEYLEN], msg[1024];
 
-	if (!addr_key(first_expression(call->args), key, sizeof(key)))
+	if (!addr_key(addr, key, sizeof(key)))
 		return;
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
 		 name, key_label(key), strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
-	timer_finding(ctx, call, key, NULL, msg);
+	timer_finding(ctx, call, addr, key, NULL, msg);
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
 		 name, key_label(key));
-	timer_finding(ctx, call, key, "async", msg);
+	timer_finding(ctx, call, addr, key, "async", msg);
 }
 
 static void async_call(struct walk_ctx *ctx, struct expression *call,
@@ -323,6 +373,18 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		provide_if_may_reach(sym_name(ctx->fn), key);
 		return;
 	}
+	/*
+	 * A callback that ends with module_put(THIS_MODULE) holds the
+	 * module's reference (try_module_get() before queueing): the
+	 * module cannot go while it is pending.
+	 */
+	if ((!strcmp(name, "module_put") &&
+	     is_this_module(first_expression(call->args))) ||
+	    !strcmp(name, "module_put_and_kthread_exit") ||
+	    !strcmp(name, "module_put_and_exit")) {
+		provide("pins:%s", sym_name(ctx->fn));
+		return;
+	}
 	if (!strcmp(name, "flush_scheduled_work")) {
 		provide_if_may_reach(sym_name(ctx->fn),
 				   "exit-calls:flush_scheduled_work");
@@ -336,21 +398,28 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	if (name_in(name, work_stoppers)) {
 		if (addr_key(first_expression(call->args), key, sizeof(key))) {
-			reached_both(ctx->fn, "exit-cancels:", key);
+			stop_at(ctx->fn, "exit-cancels:",
+				first_expression(call->args), key);
 			local_stop(ctx->fn, key, call->pos);
 		}
 		return;
 	}
 	if (name_in(name, wq_stoppers)) {
-		if (value_key(first_expression(call->args), key, sizeof(key)))
+		if (value_key(first_expression(call->args), key, sizeof(key))) {
 			reached_both(ctx->fn, "exit-cancels-wq:", key);
+			/* flush_scheduled_work() expands to this */
+			if (!strcmp(key, "obj:system_wq"))
+				provide_if_may_reach(sym_name(ctx->fn),
+					"exit-calls:flush_scheduled_work");
+		}
 		return;
 	}
 	if (name_in(name, timer_stoppers) ||
 	    name_in(name, timer_async_stoppers)) {
 		if (addr_key(first_expression(call->args), key, sizeof(key))) {
-			reached_both(ctx->fn, name_in(name, timer_stoppers) ?
-				     "exit-stops:" : "exit-stops-async:", key);
+			stop_at(ctx->fn, name_in(name, timer_stoppers) ?
+				"exit-stops:" : "exit-stops-async:",
+				first_expression(call->args), key);
 			if (name_in(name, timer_stoppers))
 				local_stop(ctx->fn, key, call->pos);
 		}
@@ -364,8 +433,10 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	if (!strcmp(name, "init_timer_key") ||
 	    !strcmp(name, "init_timer_on_stack_key")) {
 		if (own_function(nth_arg(call, 1)) &&
-		    addr_key(first_expression(call->args), key, sizeof(key)))
+		    addr_key(first_expression(call->args), key, sizeof(key))) {
 			provide("timer-fn:%s", key);
+			bind_callback(expr_symbol(nth_arg(call, 1)), key);
+		}
 		return;
 	}
 	if (!tu.is_module)
@@ -422,6 +493,7 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 
 	if (expr->op != '=')
 		return;
+	alias_set(expr->left, expr->right);
 	/* INIT_WORK(): "work->func = fn"; hrtimers: "t.function = fn" */
 	if (m && m->ident && own_function(expr->right) &&
 	    (!strcmp(id_str(m->ident), "func") ||
@@ -435,6 +507,9 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 			provide_both("work-fn:", key);
 		else if (!strcmp(what, "hrtimer") || !strcmp(what, "timer_list"))
 			provide("timer-fn:%s", key);
+		else
+			return;
+		bind_callback(expr_symbol(expr->right), key);
 		return;
 	}
 	create = find_kthread_create(expr->right);
@@ -448,6 +523,9 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	f.unload = 1;
 	snprintf(k, sizeof(k), "exit-stops-thread:%s", key);
 	f.unless[0] = strdup(k);
+	snprintf(k, sizeof(k), "pins:%s",
+		 sym_name(expr_symbol(first_expression(create->args))));
+	f.unless[1] = strdup(k);
 	snprintf(f.message, sizeof(f.message),
 		 "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
 		 key_label(key), sym_name(expr_symbol(first_expression(create->args))));
@@ -471,11 +549,25 @@ static void async_object(struct symbol *obj)
 	for_each_init_leaf(obj, obj->initializer, timer_leaf);
 }
 
+/* "struct timer_list *t = &p->timer;" */
+static void async_decl(struct walk_ctx *ctx, struct symbol *local)
+{
+	struct expression lv = { .type = EXPR_PREOP, .op = '*' };
+	struct expression sym = { .type = EXPR_SYMBOL };
+
+	if (!local->initializer)
+		return;
+	sym.symbol = local;
+	lv.unop = &sym;
+	alias_set(&lv, local->initializer);
+}
+
 const struct modlife_check check_async = {
 	.name = "async",
 	.begin_tu = async_begin_tu,
 	.end_tu = async_end_tu,
 	.call = async_call,
 	.assign = async_assign,
+	.decl = async_decl,
 	.object = async_object,
 };

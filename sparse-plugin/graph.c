@@ -125,12 +125,18 @@ static const char *const teardown_words[] = {
 	"close", "hangup", "detach", "cleanup", "destroy", "teardown",
 	"unbind", "uninit", "deinit", "fini", "unregister", "disable",
 	"free", "del", "put", "deactivate", "destructor", "uninitialize",
+	/* device-mapper targets, mac80211/cfg80211, configfs, rdma, ... */
+	"dtr", "presuspend", "postsuspend", "dealloc", "leave", "disconn",
+	"drop", "delete", "quiesce", "cancel", "flush",
 	NULL
 };
 
 int is_teardown_name(const char *name)
 {
-	return name && has_word(name, teardown_words);
+	/* devm_add_action*(): the core runs the action at unbind */
+	return name && (has_word(name, teardown_words) ||
+			!strncmp(name, "devm_add_action", 15) ||
+			!strcmp(name, "__devm_add_action"));
 }
 
 /* The single function stored into struct st's member, or NULL. */

@@ -89,6 +89,7 @@ struct expression *init_leaf_at(struct expression *init, unsigned long want,
 				struct ident *member);
 const char *sym_name(struct symbol *sym);
 const char *id_str(const struct ident *ident);
+void alias_set(struct expression *lvalue, struct expression *value);
 void types_reset(void);
 
 /* walk.c */

@@ -233,8 +233,64 @@ struct symbol *member_container(struct symbol *member)
 	return NULL;
 }
 
+/*
+ * Local pointers set from an object: "wq = ioc->wq", "t = &p->timer".
+ * A stop or arm through the local names that object.
+ */
+static struct alias {
+	struct symbol *local;
+	char key[256];
+} *aliases;
+static int naliases;
+
+static int is_local_var(struct symbol *sym)
+{
+	return sym && sym->type == SYM_NODE &&
+	       !(sym->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC |
+					 MOD_EXTERN)) &&
+	       !ml_is_function(sym);
+}
+
+static const char *alias_of(struct symbol *local)
+{
+	int i;
+
+	for (i = naliases - 1; i >= 0; i--)
+		if (aliases[i].local == local)
+			return aliases[i].key;
+	return NULL;
+}
+
+void alias_set(struct expression *lvalue, struct expression *value)
+{
+	struct expression *lv = strip_expr(lvalue);
+	struct symbol *local;
+	char key[256];
+
+	if (!lv || lv->type != EXPR_PREOP || lv->op != '*')
+		return;
+	lv = strip_expr(lv->unop);
+	if (!lv || lv->type != EXPR_SYMBOL || !is_local_var(lv->symbol))
+		return;
+	local = lv->symbol;
+	value = strip_expr(value);
+	/* a pointer read ("ioc->wq", "gwq") or an address ("&p->timer") */
+	if (value && value->type == EXPR_PREOP && value->op == '*' ?
+	    !value_key(value, key, sizeof(key)) :
+	    !addr_key(value, key, sizeof(key)))
+		return;
+	if (!strncmp(key, "var:", 4))
+		return;		/* another local: nothing gained */
+	aliases = realloc(aliases, (naliases + 1) * sizeof(*aliases));
+	aliases[naliases].local = local;
+	snprintf(aliases[naliases++].key, sizeof(aliases->key), "%s", key);
+}
+
 void types_reset(void)
 {
+	free(aliases);
+	aliases = NULL;
+	naliases = 0;
 	free(mtab);
 	mtab = NULL;
 	mtab_size = mtab_used = 0;
@@ -461,6 +517,8 @@ struct symbol *addr_struct(struct expression *addr)
 		if (addr->op != '+')
 			return NULL;
 		m = addr_member(addr);
+		if (!m)		/* "&a->ring[i]": an element of an array */
+			return pointee_struct(addr->ctype);
 		t = strip_type(m);
 		return ml_is_struct(t) ? t : NULL;
 	default:
@@ -484,6 +542,11 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 	switch (addr->type) {
 	case EXPR_SYMBOL:
 		sym = addr->symbol;
+		if (is_local_var(sym) && alias_of(sym)) {
+			/* value_key() of a local set from an object */
+			snprintf(buf, len, "%s", alias_of(sym));
+			return buf;
+		}
 		if (!is_static_object(sym) &&
 		    !(sym->ctype.modifiers & MOD_EXTERN))
 			return NULL;
@@ -514,6 +577,10 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 		sym = expr_symbol(addr);
 		if (addr->op != '*' || !sym)
 			return NULL;
+		if (is_local_var(sym) && alias_of(sym)) {
+			snprintf(buf, len, "%s", alias_of(sym));
+			return buf;
+		}
 		if (sym->ctype.modifiers & MOD_TOPLEVEL)
 			snprintf(buf, len, "var:%s", sym_name(sym));
 		else

@@ -71,6 +71,43 @@ class KbTest(unittest.TestCase):
             self.assertIn("Linux 6.1.99", text)
             self.assertNotIn(tmp, text)
 
+    def test_barrier_helpers_across_files(self):
+        """An exported helper reaching rcu_barrier() through another
+        file's exported helper is a barrier too; a file that only calls
+        the first helper is found in a later round."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            write(os.path.join(tree, "net", "core", "ns.c"), """\
+#include <linux/export.h>
+#include <linux/rcupdate.h>
+static void ops_free(void) { rcu_barrier(); }
+void unregister_things(void) { ops_free(); }
+EXPORT_SYMBOL(unregister_things);
+void register_things(void) { }
+EXPORT_SYMBOL(register_things);
+""")
+            write(os.path.join(tree, "net", "sched", "act.c"), """\
+#include <linux/export.h>
+void unregister_things(void);
+void register_things(void);
+void act_unregister(void) { unregister_things(); }
+EXPORT_SYMBOL(act_unregister);
+void act_register(void) { register_things(); }
+EXPORT_SYMBOL(act_register);
+""")
+            out = os.path.join(tmp, "kb.tsv")
+            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(out) as f:
+                rows = [ln.split("\t") for ln in f
+                        if ln.startswith("barrier:")]
+            self.assertEqual([r[0] for r in rows],
+                             ["barrier:act_unregister",
+                              "barrier:unregister_things"])
+            self.assertEqual(rows[0][1], "net/sched/act.c:4 act_unregister()")
+
     def test_not_a_tree(self):
         with TempDir() as tmp:
             res = run([MODLIFE, "kb", "--tree", tmp, "-o",

@@ -29,7 +29,7 @@ TEARDOWN_WORDS = re.compile(
     r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
     r"unregister|disable|free|del|put|deactivate|destructor|uninitialize|"
     r"dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|"
-    r"quiesce|cancel|flush)"
+    r"quiesce|cancel)"
     r"(_|\Z)|^_*devm_add_action")
 
 

@@ -127,7 +127,7 @@ static const char *const teardown_words[] = {
 	"free", "del", "put", "deactivate", "destructor", "uninitialize",
 	/* device-mapper targets, mac80211/cfg80211, configfs, rdma, ... */
 	"dtr", "presuspend", "postsuspend", "dealloc", "leave", "disconn",
-	"drop", "delete", "quiesce", "cancel", "flush",
+	"drop", "delete", "quiesce", "cancel",
 	NULL
 };
 

@@ -251,14 +251,22 @@ static int is_local_var(struct symbol *sym)
 	       !ml_is_function(sym);
 }
 
-static const char *alias_of(struct symbol *local)
+static struct alias *find_alias(struct symbol *local)
 {
 	int i;
 
-	for (i = naliases - 1; i >= 0; i--)
+	for (i = 0; i < naliases; i++)
 		if (aliases[i].local == local)
-			return aliases[i].key;
+			return &aliases[i];
 	return NULL;
+}
+
+/* NULL unless every assignment of the local names the same object */
+static const char *alias_of(struct symbol *local)
+{
+	struct alias *a = find_alias(local);
+
+	return a && a->key[0] ? a->key : NULL;
 }
 
 void alias_set(struct expression *lvalue, struct expression *value)
@@ -281,6 +289,11 @@ void alias_set(struct expression *lvalue, struct expression *value)
 		return;
 	if (!strncmp(key, "var:", 4))
 		return;		/* another local: nothing gained */
+	if (find_alias(local)) {
+		if (strcmp(find_alias(local)->key, key))
+			find_alias(local)->key[0] = 0;	/* ambiguous */
+		return;
+	}
 	aliases = realloc(aliases, (naliases + 1) * sizeof(*aliases));
 	aliases[naliases].local = local;
 	snprintf(aliases[naliases++].key, sizeof(aliases->key), "%s", key);

@@ -202,10 +202,11 @@ static void leaf_walk(struct symbol *obj, struct expression *init,
 		struct expression *v = e;
 		struct symbol *m = NULL;
 
-		if (e->type == EXPR_POS) {
-			off += e->init_offset;
-			m = e->ctype;
-			v = e->init_expr;
+		/* ".stage[2] = { ... }": positions nest */
+		while (v && v->type == EXPR_POS) {
+			off += v->init_offset;
+			m = v->ctype;
+			v = v->init_expr;
 		}
 		if (!v)
 			continue;

@@ -380,8 +380,9 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	 */
 	if ((!strcmp(name, "module_put") &&
 	     is_this_module(first_expression(call->args))) ||
-	    !strcmp(name, "module_put_and_kthread_exit") ||
-	    !strcmp(name, "module_put_and_exit")) {
+	    (!strcmp(name, "__module_put_and_kthread_exit") &&
+	     is_this_module(first_expression(call->args))) ||
+	    !strcmp(name, "module_put_and_kthread_exit")) {
 		provide("pins:%s", sym_name(ctx->fn));
 		return;
 	}

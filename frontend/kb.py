@@ -52,7 +52,7 @@ def build(tree, kdir, jobs, out_path):
     files = candidates(tree)
     mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree))
     reads, copies, failed = {}, set(), 0
-    per_file, done, names = [], set(), set()
+    per_file, done, names, barriers = [], set(), set(), {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         while files:
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
@@ -61,14 +61,14 @@ def build(tree, kdir, jobs, out_path):
             # files calling a barrier helper found so far may export
             # helpers of their own that reach it (tcf_unregister_action()
             # -> unregister_pernet_subsys() -> rcu_barrier())
-            new = set(_barrier_helpers(per_file)) - names
+            barriers = _barrier_helpers(per_file)
+            new = set(barriers) - names
             names |= new
             if not new:
                 break
             pat = re.compile(rb"\b(" + b"|".join(
                 re.escape(n.encode()) for n in sorted(new)) + rb")\s*\(")
             files = [f for f in candidates(tree, pat) if f not in done]
-    barriers = _barrier_helpers(per_file)
 
     def core_first(entry):
         # name core code, at an open/get path, before a driver that

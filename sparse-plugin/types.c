@@ -243,12 +243,14 @@ static struct alias {
 } *aliases;
 static int naliases;
 
+/* a pointer variable of a function (a struct copy is no alias) */
 static int is_local_var(struct symbol *sym)
 {
-	return sym && sym->type == SYM_NODE &&
+	struct symbol *t = sym ? sym->ctype.base_type : NULL;
+
+	return sym && sym->type == SYM_NODE && t && t->type == SYM_PTR &&
 	       !(sym->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC |
-					 MOD_EXTERN)) &&
-	       !ml_is_function(sym);
+					 MOD_EXTERN));
 }
 
 static struct alias *find_alias(struct symbol *local)
@@ -273,6 +275,7 @@ void alias_set(struct expression *lvalue, struct expression *value)
 {
 	struct expression *lv = strip_expr(lvalue);
 	struct symbol *local;
+	struct alias *a;
 	char key[256];
 
 	if (!lv || lv->type != EXPR_PREOP || lv->op != '*')
@@ -289,9 +292,10 @@ void alias_set(struct expression *lvalue, struct expression *value)
 		return;
 	if (!strncmp(key, "var:", 4))
 		return;		/* another local: nothing gained */
-	if (find_alias(local)) {
-		if (strcmp(find_alias(local)->key, key))
-			find_alias(local)->key[0] = 0;	/* ambiguous */
+	a = find_alias(local);
+	if (a) {
+		if (strcmp(a->key, key))
+			a->key[0] = 0;	/* ambiguous */
 		return;
 	}
 	aliases = realloc(aliases, (naliases + 1) * sizeof(*aliases));

@@ -49,14 +49,15 @@ _GROUP_REF = re.compile(r"@(\w+)@")
 
 def _matches(text, pat, seen):
     """The distinct group captures of pat's matches, once per text."""
-    if pat not in seen:
+    key = ("captures", pat)
+    if key not in seen:
         caps = []
         for m in re.finditer(pat, text, re.M):
             g = {k: v for k, v in m.groupdict().items() if v is not None}
             if g not in caps:
                 caps.append(g)
-        seen[pat] = caps
-    return seen[pat]
+        seen[key] = caps
+    return seen[key]
 
 
 def _chain(text, steps, groups, seen):
@@ -65,9 +66,10 @@ def _chain(text, steps, groups, seen):
     pat = _GROUP_REF.sub(lambda m: re.escape(groups.get(m.group(1)) or ""),
                          steps[0])
     if len(steps) == 1:
-        if pat not in seen:
-            seen[pat] = re.search(pat, text, re.M) is not None
-        return bool(seen[pat])
+        key = ("found", pat)
+        if key not in seen:
+            seen[key] = re.search(pat, text, re.M) is not None
+        return seen[key]
     return any(_chain(text, steps[1:], dict(groups, **g), seen)
                for g in _matches(text, pat, seen))
 

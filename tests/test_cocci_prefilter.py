@@ -52,6 +52,20 @@ class ChainTest(unittest.TestCase):
             self.assertTrue(want.admits(b"gamma"))
             self.assertFalse(want.admits(b"alpha"))
 
+    def test_same_regex_as_last_and_middle_step(self):
+        """One regex ends a chain and starts another: the answers of the
+        two uses must not be confused."""
+        with TempDir() as tmp:
+            want = cocci_run.prefilter(self.script(
+                tmp, r"// Prefilter-re: x", r"// Prefilter-and: \b(?P<n>y\w)",
+                r"// Prefilter-re: \b(?P<n>y\w)", r"// Prefilter-and: z@n@"))
+            self.assertTrue(want.admits(b"x ya"))
+            self.assertTrue(want.admits(b"yb zyb"))
+            self.assertFalse(want.admits(b"yb zya"))
+            # the first chain's last step fails, then the second starts
+            # with the same regex
+            self.assertFalse(want.admits(b"x z"))
+
     def test_bad_lines_name_the_script_line(self):
         with TempDir() as tmp:
             p = self.script(tmp, "// Prefilter: a", "// Prefilter-re: (")

@@ -119,6 +119,23 @@ static void bind_callback(struct symbol *fn, const char *key)
 	}
 }
 
+/*
+ * A socket allocated from a struct proto whose owner is this module holds
+ * the module until the socket is freed (sk_alloc() -> try_module_get()):
+ * work and timers inside the socket (struct sock first in the protocol's
+ * socket) cannot outlive it without a use-after-free of their own.
+ */
+static void unless_sock_pinned(struct finding *f, struct expression *addr)
+{
+	int i;
+
+	if (!begins_with_struct(root_struct(addr), "sock"))
+		return;
+	for (i = 0; i < MAX_KEYS - 1 && f->unless[i]; i++)
+		;
+	f->unless[i] = "sock-proto-pins-module";
+}
+
 /* ---- what queues, and which argument is the object ---- */
 
 struct queuer {
@@ -306,6 +323,7 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	} else {
 		f.unless[1] = "exit-calls:flush_scheduled_work";
 	}
+	unless_sock_pinned(&f, nth_arg(call, q->obj));
 	snprintf(f.message, sizeof(f.message),
 		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 		 q->name, key_label(key));
@@ -335,6 +353,7 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 	snprintf(k, sizeof(k), "pinned:%s", key);
 	f.unless[2] = strdup(k);
 	unless_type(&f, 3, "exit-stops:", addr, key);
+	unless_sock_pinned(&f, addr);
 	snprintf(f.message, sizeof(f.message), "%s", msg);
 	defer(ctx, &f, need ? "timer-a" : "timer", key);
 }
@@ -538,6 +557,12 @@ static void timer_leaf(struct symbol *obj, struct symbol *member,
 		       struct expression *value, unsigned long offset)
 {
 	struct symbol *c = member ? member_container(member) : NULL;
+
+	/* "static struct proto foo_proto = { .owner = THIS_MODULE }" */
+	if (member && member->ident && c && c->ident &&
+	    !strcmp(id_str(member->ident), "owner") &&
+	    !strcmp(id_str(c->ident), "proto") && is_this_module(value))
+		provide("sock-proto-pins-module");
 
 	if (member && member->ident && c && c->ident &&
 	    !strcmp(id_str(member->ident), "function") &&

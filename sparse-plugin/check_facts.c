@@ -105,6 +105,65 @@ static void fn_args(struct expression *call, const char *callee)
 	} END_FOR_EACH_PTR(arg);
 }
 
+static void emit_call(const char *from, const char *to, struct position pos)
+{
+	fact_begin("call");
+	fact_str("from", from);
+	fact_str("to", to);
+	fact_pos(pos);
+	fact_end();
+	if (from)
+		graph_call(from, to);
+}
+
+/* The functions in "{ f, g, [4] = h }", as calls from @from. */
+static void table_calls(const char *from, struct expression *init,
+			struct position pos, int depth)
+{
+	struct expression *e;
+	struct symbol *fn;
+
+	init = strip_expr(init);
+	if (!init || depth > 4)
+		return;
+	if (init->type == EXPR_POS) {
+		table_calls(from, init->init_expr, pos, depth + 1);
+		return;
+	}
+	if (init->type == EXPR_INITIALIZER) {
+		FOR_EACH_PTR(init->expr_list, e) {
+			table_calls(from, e, pos, depth + 1);
+		} END_FOR_EACH_PTR(e);
+		return;
+	}
+	fn = expr_symbol(init);
+	if (fn && ml_is_function(fn))
+		emit_call(from, sym_name(fn), pos);
+}
+
+/*
+ * "_exits[i]()" or "hook()" through a static table or pointer that the
+ * file initializes with functions (device-mapper's _exits[]): a call to
+ * each of them.
+ */
+static int table_call(struct walk_ctx *ctx, struct expression *call,
+		      struct symbol *callee)
+{
+	struct symbol *tbl = callee ? callee : base_object(call->fn);
+	struct symbol *t;
+
+	if (!ctx->fn || !tbl || ml_is_function(tbl) || !tbl->initializer ||
+	    !(tbl->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC)))
+		return 0;
+	t = strip_type(tbl);
+	if (t && t->type == SYM_ARRAY)
+		t = strip_type(t->ctype.base_type);
+	if (!t || t->type != SYM_PTR)
+		return 0;
+	table_calls(sym_name(ctx->fn), tbl->initializer, call->pos, 0);
+	return 1;
+}
+
 static void facts_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
@@ -112,6 +171,8 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 	const char *from = ctx->fn ? sym_name(ctx->fn) : NULL;
 	char key[256];
 
+	if (table_call(ctx, call, callee))
+		return;
 	if (!callee && ctx->fn) {
 		struct symbol *m = called_member(call->fn);
 		struct symbol *c = m ? member_container(m) : NULL;
@@ -133,15 +194,9 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 
 	if (!name || callee->builtin || !strncmp(name, "__compiletime_assert", 20))
 		return;
-	fact_begin("call");
-	fact_str("from", ctx->fn ? sym_name(ctx->fn) : NULL);
-	fact_str("to", name);
-	fact_pos(call->pos);
-	fact_end();
+	emit_call(from, name, call->pos);
 	fn_args(call, name);
 	provide("call:%s", name);
-	if (ctx->fn)
-		graph_call(from, name);
 	if (ctx->fn && unregisters_driver(name) &&
 	    addr_key(first_expression(call->args), key, sizeof(key))) {
 		fact_begin("unreg_driver");

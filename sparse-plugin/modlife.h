@@ -80,6 +80,8 @@ struct symbol *member_of_lvalue(struct expression *e);
 const char *addr_key(struct expression *addr, char *buf, size_t len);
 struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
+struct symbol *root_struct(struct expression *addr);
+int begins_with_struct(struct symbol *t, const char *name);
 const char *callee_name(struct symbol *callee);
 int is_exported_symbol(struct symbol *fn);
 const char *key_label(const char *key);

@@ -543,6 +543,43 @@ struct symbol *addr_struct(struct expression *addr)
 	}
 }
 
+/* The outermost struct of a member address: p's for "&p->a.b.c". */
+struct symbol *root_struct(struct expression *addr)
+{
+	addr = strip_expr(addr);
+	while (addr && addr->type == EXPR_BINOP && addr->op == '+' &&
+	       addr_member(addr)) {
+		struct expression *left = strip_expr(addr->left);
+
+		if (!left || left->type != EXPR_BINOP || left->op != '+' ||
+		    !addr_member(left))
+			return addr_struct(addr->left);
+		addr = left;
+	}
+	return NULL;
+}
+
+/* Is @t "struct @name", or does it begin with one (a first member)? */
+int begins_with_struct(struct symbol *t, const char *name)
+{
+	int depth;
+
+	for (depth = 0; depth < 8; depth++) {
+		struct symbol *first;
+
+		t = strip_type(t);
+		if (!ml_is_struct(t))
+			return 0;
+		if (t->ident && !strcmp(id_str(t->ident), name))
+			return 1;
+		first = first_ptr_list((struct ptr_list *)t->symbol_list);
+		if (!first || first->offset)
+			return 0;
+		t = first;
+	}
+	return 0;
+}
+
 /*
  * A key naming the object an address points to, the same in every file of
  * a module: a named object ("obj:name"); a member by its path from the

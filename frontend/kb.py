@@ -10,21 +10,37 @@ dev->driver->owner, __register_chrdev() copying fops->owner into the cdev).
 import concurrent.futures
 import os
 import re
+import sys
 import tempfile
 
-from . import kflags, paths, sparse_engine
+from . import kflags, link, paths, sparse_engine
 from .modules import Kconfig, ModuleMap
 
 PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
                  rb"srcu_barrier)\b")
 BARRIERS = ("rcu_barrier",)
+# files that may export a helper stopping its caller's work or timers
+EXPORT = re.compile(rb"\bEXPORT_SYMBOL")
+STOP = re.compile(rb"\b(cancel_work_sync|cancel_delayed_work_sync|flush_work|"
+                  rb"flush_delayed_work|destroy_workqueue|flush_workqueue|"
+                  rb"drain_workqueue|del_timer_sync|timer_delete_sync|"
+                  rb"timer_shutdown_sync|del_singleshot_timer_sync|"
+                  rb"hrtimer_cancel|kthread_stop|flush_scheduled_work)\s*\(")
+# what a stop provides (check_async.c); only keys naming a struct type and
+# member mean the same object in the caller's file
+STOP_KEYS = ("exit-cancels:struct ", "exit-cancels-wq:struct ",
+             "exit-stops:struct ", "exit-stops-thread:struct ")
+STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
+MAX_ROUNDS = 6
 
 
 class KbError(Exception):
     pass
 
 
-def candidates(tree, pattern=PIN):
+def candidates(tree, pattern=PIN, also=()):
+    """The tree's C files matching pattern (if any), or matching every
+    regex of also (if any)."""
     out = []
     for dirpath, dirnames, filenames in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
@@ -35,8 +51,10 @@ def candidates(tree, pattern=PIN):
                 p = os.path.join(dirpath, fn)
                 try:
                     with open(p, "rb") as f:
-                        if pattern.search(f.read()):
-                            out.append(p)
+                        text = f.read()
+                    if (pattern and pattern.search(text)) or (also and all(
+                            r.search(text) for r in also)):
+                        out.append(p)
                 except OSError:
                     continue
     return out
@@ -49,26 +67,33 @@ def build(tree, kdir, jobs, out_path):
     if not binary:
         raise KbError("modlife-sparse is not built (run make)")
     base = kflags.kernel_flags(kdir)
-    files = candidates(tree)
+    files = candidates(tree, PIN, (EXPORT, STOP))
     mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree))
     reads, copies, failed = {}, set(), 0
-    per_file, done, names, barriers = [], set(), set(), {}
+    per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
-        while files:
+        for n in range(MAX_ROUNDS):
+            sys.stderr.write("modlife kb: round %d: %d files\n" % (
+                n + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
                             files, per_file, reads, copies)
             done.update(files)
-            # files calling a barrier helper found so far may export
-            # helpers of their own that reach it (tcf_unregister_action()
-            # -> unregister_pernet_subsys() -> rcu_barrier())
+            # files calling a helper found so far may export helpers of
+            # their own that reach it (tcf_unregister_action() ->
+            # unregister_pernet_subsys() -> rcu_barrier())
             barriers = _barrier_helpers(per_file)
-            new = set(barriers) - names
+            stops = _stop_helpers(per_file)
+            new = (set(barriers) | {n for n in stops
+                                    if link.is_teardown_name(n)}) - names
             names |= new
             if not new:
                 break
             pat = re.compile(rb"\b(" + b"|".join(
                 re.escape(n.encode()) for n in sorted(new)) + rb")\s*\(")
-            files = [f for f in candidates(tree, pat) if f not in done]
+            files = [f for f in candidates(tree, None, (EXPORT, pat))
+                     if f not in done]
+            if not files:
+                break
 
     def core_first(entry):
         # name core code, at an open/get path, before a driver that
@@ -121,11 +146,18 @@ def build(tree, kdir, jobs, out_path):
         for name in sorted(barriers):
             f.write("barrier:%s\t%s\trcu_barrier\n" % (name,
                                                        barriers[name]))
+        f.write("# exported helpers that stop work, timers or threads of "
+                "their callers' types: what each provides\n")
+        for name in sorted(stops):
+            where, keys = stops[name]
+            for key in sorted(keys):
+                f.write("stops:%s\t%s\t%s\n" % (name, key, where))
     os.replace(tmp, out_path)
-    print("modlife kb: %d types, %d merged, %d barrier helpers from %d "
-          "files (%d not parsed) -> %s" % (len(matters), len(merges),
-                                           len(barriers), len(done),
-                                           failed, out_path))
+    print("modlife kb: %d types, %d merged, %d barrier helpers, %d stop "
+          "helpers (%d stops) from %d files (%d not parsed) -> %s" % (
+              len(matters), len(merges), len(barriers), len(stops),
+              sum(len(k) for _, k in stops.values()), len(done), failed,
+              out_path))
     return 0
 
 
@@ -157,15 +189,56 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
 
 
 def _file_calls(facts, tree):
-    """(same-file calls {from: {to}}, exported functions {fn: where})."""
-    calls, exports = {}, {}
+    """(same-file calls {from: {to}}, exported functions {fn: where},
+    stops {fn: {key}}, the file's functions {name: is static}, the
+    file)."""
+    calls, exports, stops, defs = {}, {}, {}, {}
     for x in facts:
         if x.get("k") == "kcall":
             calls.setdefault(x["from"], set()).add(x["to"])
         elif x.get("k") == "export":
             exports[x["fn"]] = "%s:%d %s()" % (
                 os.path.relpath(x["file"], tree), x["line"], x["fn"])
-    return calls, exports
+        elif x.get("k") == "kfn":
+            defs[x["name"]] = bool(x.get("static"))
+        elif x.get("k") == "provide_if_may_reach" and (
+                x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL):
+            stops.setdefault(x["fn"], set()).add(x["key"])
+    path = next((x["file"] for x in facts if x.get("k") == "tu"), None)
+    return calls, exports, stops, defs, path
+
+
+def _stop_helpers(per_file):
+    """{exported fn: (where, {key})}: what an exported function stops,
+    itself or through the functions it calls: those of its file, and
+    teardown-like ones elsewhere (rt2x00usb_disconnect() ->
+    rt2x00lib_remove_dev(), free_rtllib() -> rtllib_softmac_free() in
+    another file of the module). Other calls are not followed: what
+    msleep() stops on the way means nothing to a caller."""
+    def node(i, defs, name):
+        # a static function is its file's; others are one per name
+        return (i, name) if defs.get(name) else name
+
+    keys, preds, where = {}, {}, {}
+    for i, (calls, exports, stops, defs, _) in enumerate(per_file):
+        for fn, k in stops.items():
+            keys.setdefault(node(i, defs, fn), set()).update(k)
+        for fn, tos in calls.items():
+            src = node(i, defs, fn)
+            for to in tos:
+                if to in defs or link.is_teardown_name(to):
+                    preds.setdefault(node(i, defs, to), set()).add(src)
+        for fn, w in exports.items():
+            where[fn] = w
+    todo = list(keys)
+    while todo:
+        n = todo.pop()
+        for p in preds.get(n, ()):
+            have = keys.setdefault(p, set())
+            if not keys[n] <= have:
+                have |= keys[n]
+                todo.append(p)
+    return {fn: (w, keys[fn]) for fn, w in where.items() if keys.get(fn)}
 
 
 def _barrier_helpers(per_file):
@@ -177,7 +250,7 @@ def _barrier_helpers(per_file):
     while changed:
         changed = False
         known = set(BARRIERS) | set(out)
-        for calls, exports in per_file:
+        for calls, exports, *_ in per_file:
             for fn, where in exports.items():
                 if fn in out:
                     continue

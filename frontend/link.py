@@ -11,7 +11,9 @@ function. "path_to" names the function whose exit path replaces %PATH% in
 the message.
 
 The call graph is the one sparse-plugin/graph.c builds for one file; keep
-the edge rules alike: direct calls; "ops->member()" to the one function
+the edge rules alike: direct calls (a call through a static table of
+function pointers is one to each function in it, as the checker writes
+its facts); "ops->member()" to the one function
 the module stores into that member (inferred); a driver unregistration to
 the driver's remove/disconnect. "provide_if_may_reach" facts use graph.c's
 generous "may" graph: every implementation of an ops member, and as extra

@@ -588,7 +588,30 @@ static void async_decl(struct walk_ctx *ctx, struct symbol *local)
 	alias_set(&lv, local->initializer);
 }
 
+static void kb_stop(const char *key, void *fn)
+{
+	provide_if_may_reach(fn, key);
+}
+
+/*
+ * A core or library function that stops objects of the caller's types
+ * (rt2x00lib_remove_dev() stops the driver's txstatus_timer, destroys
+ * rt2x00dev->workqueue): the knowledge file lists what each exported one
+ * stops, for calls and for functions stored as callbacks alike.
+ */
+static void async_symref(struct walk_ctx *ctx, struct symbol *sym)
+{
+	char k[KEYLEN + 32];
+
+	if (!ml_is_function(sym) || !sym->ident)
+		return;
+	snprintf(k, sizeof(k), "stops:%s", sym_name(sym));
+	if (kb_lookup_owner(k) && first_time("kb-stops", sym_name(sym)))
+		kb_each(k, kb_stop, (void *)sym_name(sym));
+}
+
 const struct modlife_check check_async = {
+	.symref = async_symref,
 	.name = "async",
 	.begin_tu = async_begin_tu,
 	.end_tu = async_end_tu,

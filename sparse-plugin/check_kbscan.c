@@ -70,6 +70,11 @@ static int owner_sources(struct expression *e, struct symbol **out, int n)
 static void kb_function(struct symbol *fn)
 {
 	nlocals = 0;
+	/* static functions are the file's own: the front end keys them so */
+	fact_begin("kfn");
+	fact_str("name", sym_name(fn));
+	fact_int("static", !!(fn->ctype.modifiers & MOD_STATIC));
+	fact_end();
 }
 
 static void flow(struct walk_ctx *ctx, struct expression *dst,

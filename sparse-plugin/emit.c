@@ -370,6 +370,12 @@ struct kb_entry {
 static struct kb_entry *kb;
 static int nkb;
 
+static int kb_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kb_entry *)a)->type,
+		      ((const struct kb_entry *)b)->type);
+}
+
 void kb_load(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -398,15 +404,41 @@ void kb_load(const char *path)
 		nkb++;
 	}
 	fclose(f);
+	/* thousands of rows, looked up for every call: sorted, searched */
+	if (nkb)
+		qsort(kb, nkb, sizeof(*kb), kb_cmp);
+}
+
+/* The first row for @type, or -1. */
+static int kb_first(const char *type)
+{
+	int lo = 0, hi = nkb;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (strcmp(kb[mid].type, type) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nkb && !strcmp(kb[lo].type, type) ? lo : -1;
 }
 
 /* Where core code reads @type's owner, or NULL when it never does. */
 const char *kb_lookup_owner(const char *type)
 {
-	int i;
+	int i = kb_first(type);
 
-	for (i = 0; i < nkb; i++)
-		if (!strcmp(kb[i].type, type))
-			return kb[i].where;
-	return NULL;
+	return i < 0 ? NULL : kb[i].where;
+}
+
+/* The second column of every row for @type ("stops:fn" has several). */
+void kb_each(const char *type, void (*fn)(const char *value, void *arg),
+	     void *arg)
+{
+	int i = kb_first(type);
+
+	for (; i >= 0 && i < nkb && !strcmp(kb[i].type, type); i++)
+		fn(kb[i].where, arg);
 }

@@ -3,7 +3,8 @@
  * The call graph of one translation unit, and what the module's exit
  * function reaches. frontend/link.py builds the same graph from the facts
  * of every file of a module; keep the two edge rules alike:
- *   - a direct call;
+ *   - a direct call, or a call through a static table of function
+ *     pointers the file initializes ("_exits[i]()": each function in it);
  *   - a call through "ops->member()" goes to the one function the module
  *     stores into that struct member, when there is exactly one (inferred);
  *   - "*_driver_unregister(&drv)" and the like run drv's remove/disconnect

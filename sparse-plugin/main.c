@@ -30,7 +30,10 @@ static const struct modlife_check *rule_checks[] = {
 	&check_facts, &check_owner, &check_release, &check_exit_wait,
 	&check_async, &check_selfpin, NULL
 };
-static const struct modlife_check *kb_checks[] = { &check_kbscan, NULL };
+/* check_async's stops tell the knowledge scan what exported helpers stop */
+static const struct modlife_check *kb_checks[] = {
+	&check_kbscan, &check_async, NULL
+};
 const struct modlife_check **checks = rule_checks;
 
 static FILE *captured;		/* sparse's own stderr, kept aside */

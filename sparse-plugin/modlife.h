@@ -149,6 +149,8 @@ extern FILE *diag_out;
 void findings_flush(void);
 void emit_reset(void);
 const char *kb_lookup_owner(const char *type);
+void kb_each(const char *type, void (*fn)(const char *value, void *arg),
+	     void *arg);
 void kb_load(const char *path);
 
 #endif

@@ -43,6 +43,115 @@ int qux_named(struct qux_ops *q)
 """
 
 
+WL_H = """\
+#include <linux/hrtimer.h>
+#include <linux/usb.h>
+#include <linux/workqueue.h>
+
+struct wl_dev {
+	struct workqueue_struct *workqueue;
+	struct work_struct txdone_work;
+	struct hrtimer txstatus_timer;
+};
+
+void wllib_remove_dev(struct wl_dev *wl);
+void wlusb_disconnect(struct usb_interface *intf);
+"""
+
+WLLIB_C = """\
+#include <linux/export.h>
+#include <linux/timer.h>
+#include "wl.h"
+
+static struct timer_list wllib_watchdog;
+
+static void wllib_uninitialize(struct wl_dev *wl)
+{
+	hrtimer_cancel(&wl->txstatus_timer);
+	cancel_work_sync(&wl->txdone_work);
+}
+
+void wllib_stop_watchdog(void)
+{
+	del_timer_sync(&wllib_watchdog);
+}
+EXPORT_SYMBOL(wllib_stop_watchdog);
+
+void wllib_kick(struct wl_dev *wl)
+{
+	queue_work(wl->workqueue, &wl->txdone_work);
+}
+EXPORT_SYMBOL(wllib_kick);
+
+/* rt2x00lib_remove_dev() in small */
+void wllib_remove_dev(struct wl_dev *wl)
+{
+	wllib_uninitialize(wl);
+	destroy_workqueue(wl->workqueue);
+}
+EXPORT_SYMBOL(wllib_remove_dev);
+"""
+
+WLUSB_C = """\
+#include <linux/export.h>
+#include "wl.h"
+
+void wlusb_disconnect(struct usb_interface *intf)
+{
+	wllib_remove_dev(usb_get_intfdata(intf));
+}
+EXPORT_SYMBOL(wlusb_disconnect);
+"""
+
+# the driver: its work and timer are stopped by the library's disconnect
+WL2USB_C = """\
+#include <linux/module.h>
+#include <linux/slab.h>
+#include "wl.h"
+
+static void wl2usb_txdone(struct work_struct *work)
+{
+}
+
+static enum hrtimer_restart wl2usb_txstatus(struct hrtimer *t)
+{
+	return HRTIMER_NORESTART;
+}
+
+static int wl2usb_probe(struct usb_interface *intf,
+			const struct usb_device_id *id)
+{
+	struct wl_dev *wl = kzalloc(sizeof(*wl), GFP_KERNEL);
+
+	if (!wl)
+		return -ENOMEM;
+	wl->workqueue = alloc_ordered_workqueue("wl2usb", 0);
+	INIT_WORK(&wl->txdone_work, wl2usb_txdone);
+	hrtimer_init(&wl->txstatus_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	wl->txstatus_timer.function = wl2usb_txstatus;
+	usb_set_intfdata(intf, wl);
+	queue_work(wl->workqueue, &wl->txdone_work);
+	hrtimer_start(&wl->txstatus_timer, ms_to_ktime(10), HRTIMER_MODE_REL);
+	return 0;
+}
+
+static const struct usb_device_id wl2usb_ids[] = {
+	{ USB_DEVICE(0x148f, 0x2770) },
+	{ }
+};
+MODULE_DEVICE_TABLE(usb, wl2usb_ids);
+
+static struct usb_driver wl2usb_driver = {
+	.name = "wl2usb",
+	.id_table = wl2usb_ids,
+	.probe = wl2usb_probe,
+	.disconnect = wlusb_disconnect,
+};
+module_usb_driver(wl2usb_driver);
+MODULE_LICENSE("GPL");
+"""
+
+
 class KbTest(unittest.TestCase):
     def test_reads_copies_and_locals(self):
         with TempDir() as tmp:
@@ -107,6 +216,49 @@ EXPORT_SYMBOL(act_register);
                              ["barrier:act_unregister",
                               "barrier:unregister_things"])
             self.assertEqual(rows[0][1], "net/sched/act.c:4 act_unregister()")
+
+    def test_stop_helpers_across_files(self):
+        """What an exported helper stops, through static helpers and
+        another file's exported helper, is listed per key; a stop of a
+        file's own static object is not (it means nothing to callers).
+        A driver whose .disconnect is such a helper is silent with the
+        generated knowledge and reported without it."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            d = os.path.join(tree, "drivers", "net", "wl")
+            write(os.path.join(d, "wl.h"), WL_H)
+            write(os.path.join(d, "wllib.c"), WLLIB_C)
+            write(os.path.join(d, "wlusb.c"), WLUSB_C)
+            write(os.path.join(d, "wl2usb.c"), WL2USB_C)
+            write(os.path.join(d, "Kbuild"), "obj-m += wllib.o wlusb.o "
+                  "wl2usb.o\n")
+            out = os.path.join(tmp, "kb.tsv")
+            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(out) as f:
+                rows = [ln.rstrip("\n").split("\t") for ln in f
+                        if ln.startswith("stops:")]
+            keys = ["exit-cancels-wq:struct wl_dev.workqueue",
+                    "exit-cancels:struct wl_dev.txdone_work",
+                    "exit-stops:struct wl_dev.txstatus_timer"]
+            self.assertEqual([(r[0], r[1]) for r in rows],
+                             [("stops:wllib_remove_dev", k) for k in keys] +
+                             [("stops:wlusb_disconnect", k) for k in keys])
+            self.assertEqual(rows[0][2],
+                             "drivers/net/wl/wllib.c:26 wllib_remove_dev()")
+
+            drv = os.path.join(d, "wl2usb.c")
+            cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache",
+                   "--rules", "all", drv]
+            before = run(cmd)
+            self.assertEqual(
+                [ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
+                 before.stdout.splitlines()],
+                ["wl2usb.c:26:19", "wl2usb.c:27:22"], before.stderr)
+            after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(after.stdout, "", after.stderr)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

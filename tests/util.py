@@ -18,9 +18,9 @@ def kdir():
     return default_kdir()
 
 
-def run(args, cwd=None, check=None):
+def run(args, cwd=None, check=None, env=None):
     res = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, env=env)
     return res
 
 

@@ -31,6 +31,10 @@ STOP = re.compile(rb"\b(cancel_work_sync|cancel_delayed_work_sync|flush_work|"
 STOP_KEYS = ("exit-cancels:struct ", "exit-cancels-wq:struct ",
              "exit-stops:struct ", "exit-stops-thread:struct ")
 STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
+# the async primitives' own wrappers name every object of their kind
+# (flush_delayed_work() flushes "struct delayed_work.work")
+GENERIC = re.compile(r":struct (delayed_work|rcu_work|kthread_delayed_work|"
+                     r"hrtimer_sleeper)\.")
 MAX_ROUNDS = 6
 
 
@@ -202,7 +206,8 @@ def _file_calls(facts, tree):
         elif x.get("k") == "kfn":
             defs[x["name"]] = bool(x.get("static"))
         elif x.get("k") == "provide_if_may_reach" and (
-                x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL):
+                x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL) \
+                and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
     path = next((x["file"] for x in facts if x.get("k") == "tu"), None)
     return calls, exports, stops, defs, path

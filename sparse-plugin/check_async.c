@@ -79,6 +79,36 @@ static void reached_both(struct symbol *fn, const char *prefix,
 }
 
 /*
+ * "struct delayed_work.work" names every delayed work there is: the
+ * wrappers of the async primitives are no object's innermost struct
+ * (delayed_of() gives the delayed work itself).
+ */
+static int generic_key(const char *key)
+{
+	static const char *const wrappers[] = {
+		"struct delayed_work.", "struct rcu_work.",
+		"struct kthread_delayed_work.", "struct hrtimer_sleeper.",
+		NULL
+	};
+	const char *const *w;
+
+	for (w = wrappers; *w; w++)
+		if (!strncmp(key, *w, strlen(*w)))
+			return 1;
+	return 0;
+}
+
+/* The innermost struct.member of @addr, when it names something else. */
+static const char *inner_key(struct expression *addr, const char *key,
+			     char *buf, size_t len)
+{
+	if (!type_key(addr, buf, len) || !strcmp(buf, key) ||
+	    generic_key(buf))
+		return NULL;
+	return buf;
+}
+
+/*
  * A stop counts for the object by its access path ("struct a.b.timer")
  * and by the innermost struct and member ("struct b.timer"): arrays,
  * unions and containers name the same object in other ways.
@@ -89,7 +119,7 @@ static void stop_at(struct symbol *fn, const char *prefix,
 	char t[KEYLEN];
 
 	reached_both(fn, prefix, key);
-	if (type_key(addr, t, sizeof(t)) && strcmp(t, key))
+	if (inner_key(addr, key, t, sizeof(t)))
 		reached_both(fn, prefix, t);
 }
 
@@ -99,7 +129,7 @@ static void unless_type(struct finding *f, int i, const char *prefix,
 {
 	char t[KEYLEN], k[KEYLEN + 32];
 
-	if (!type_key(addr, t, sizeof(t)) || !strcmp(t, key))
+	if (!inner_key(addr, key, t, sizeof(t)))
 		return;
 	snprintf(k, sizeof(k), "%s%s", prefix, t);
 	f->unless[i] = strdup(k);
@@ -133,7 +163,7 @@ static void unless_sock_pinned(struct finding *f, struct expression *addr)
 		return;
 	for (i = 0; i < MAX_KEYS - 1 && f->unless[i]; i++)
 		;
-	f->unless[i] = "sock-proto-pins-module";
+	f->unless[i] = "sock-proto-pins-module";	/* report() compacts */
 }
 
 /* ---- what queues, and which argument is the object ---- */
@@ -298,10 +328,20 @@ static void rcu_call(struct walk_ctx *ctx, struct expression *call,
 	report(&f);
 }
 
+/* "dev->mt76.wq" also as "struct mt76_dev.wq": the queue's own struct */
+static const char *wq_inner_key(struct expression *e, const char *key,
+				char *buf, size_t len)
+{
+	e = strip_expr(e);
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	return inner_key(e->unop, key, buf, len);
+}
+
 static void work_call(struct walk_ctx *ctx, struct expression *call,
 		      const struct queuer *q)
 {
-	char key[KEYLEN], wq[KEYLEN], k[KEYLEN + 32];
+	char key[KEYLEN], wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
 	struct finding f;
 
 	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)))
@@ -320,6 +360,10 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
 		snprintf(k, sizeof(k), "exit-cancels-wq:%s", wq);
 		f.unless[1] = strdup(k);
+		if (wq_inner_key(nth_arg(call, q->wq), wq, t, sizeof(t))) {
+			snprintf(k, sizeof(k), "exit-cancels-wq:%s", t);
+			f.unless[4] = strdup(k);
+		}
 	} else {
 		f.unless[1] = "exit-calls:flush_scheduled_work";
 	}
@@ -426,7 +470,12 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	if (name_in(name, wq_stoppers)) {
 		if (value_key(first_expression(call->args), key, sizeof(key))) {
+			char t[KEYLEN];
+
 			reached_both(ctx->fn, "exit-cancels-wq:", key);
+			if (wq_inner_key(first_expression(call->args), key, t,
+					 sizeof(t)))
+				reached_both(ctx->fn, "exit-cancels-wq:", t);
 			/* flush_scheduled_work() expands to this */
 			if (!strcmp(key, "obj:system_wq"))
 				provide_if_may_reach(sym_name(ctx->fn),

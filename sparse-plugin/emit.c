@@ -231,8 +231,22 @@ static struct finding *found;
 static int nfound, found_cap;
 int findings_printed;
 
+/* Key lists end at their first NULL: close the gaps checks leave. */
+static void compact(const char **keys)
+{
+	int i, n = 0;
+
+	for (i = 0; i < MAX_KEYS; i++)
+		if (keys[i])
+			keys[n++] = keys[i];
+	while (n < MAX_KEYS)
+		keys[n++] = NULL;
+}
+
 void report(struct finding *f)
 {
+	compact(f->unless);
+	compact(f->requires);
 	if (nfound == found_cap) {
 		found_cap = found_cap ? found_cap * 2 : 16;
 		found = realloc(found, found_cap * sizeof(*found));

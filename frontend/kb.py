@@ -6,6 +6,11 @@ __module_get(), fops_get()) is checked with --modlife-kb-scan. A struct
 type's owner matters when core code passes it to one of those, or copies it
 into the owner of a type whose owner matters (a registration falling back to
 dev->driver->owner, __register_chrdev() copying fops->owner into the cdev).
+
+The same scan, over the files that export a function and stop or wait for
+something, says what exported helpers do for their callers: reach
+rcu_barrier() ("barrier:" rows), or stop work, timers, threads or
+workqueues named by a struct type and member ("stops:" rows).
 """
 import concurrent.futures
 import os
@@ -76,9 +81,9 @@ def build(tree, kdir, jobs, out_path):
     reads, copies, failed = {}, set(), 0
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
-        for n in range(MAX_ROUNDS):
+        for rnd in range(MAX_ROUNDS):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
-                n + 1, len(files)))
+                rnd + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
                             files, per_file, reads, copies)
             done.update(files)
@@ -87,8 +92,8 @@ def build(tree, kdir, jobs, out_path):
             # unregister_pernet_subsys() -> rcu_barrier())
             barriers = _barrier_helpers(per_file)
             stops = _stop_helpers(per_file)
-            new = (set(barriers) | {n for n in stops
-                                    if link.is_teardown_name(n)}) - names
+            new = (set(barriers) | {fn for fn in stops
+                                    if link.is_teardown_name(fn)}) - names
             names |= new
             if not new:
                 break

@@ -499,6 +499,12 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 			reached_both(ctx->fn, "exit-stops-thread:", key);
 		return;
 	}
+	if (!strcmp(name, "sk_alloc")) {
+		/* sockets of this protocol: see timer_leaf() */
+		if (addr_key(nth_arg(call, 3), key, sizeof(key)))
+			provide("sk-alloc:%s", key);
+		return;
+	}
 	if (!strcmp(name, "init_timer_key") ||
 	    !strcmp(name, "init_timer_on_stack_key")) {
 		if (own_function(nth_arg(call, 1)) &&
@@ -607,11 +613,19 @@ static void timer_leaf(struct symbol *obj, struct symbol *member,
 {
 	struct symbol *c = member ? member_container(member) : NULL;
 
-	/* "static struct proto foo_proto = { .owner = THIS_MODULE }" */
+	/*
+	 * "static struct proto foo_proto = { .owner = THIS_MODULE }" pins
+	 * the module for the sockets sk_alloc() makes from it; a socket of
+	 * another protocol (sock_create_kern(AF_INET, ...)) does not.
+	 */
 	if (member && member->ident && c && c->ident &&
 	    !strcmp(id_str(member->ident), "owner") &&
-	    !strcmp(id_str(c->ident), "proto") && is_this_module(value))
-		provide("sock-proto-pins-module");
+	    !strcmp(id_str(c->ident), "proto") && is_this_module(value)) {
+		char k[KEYLEN + 32];
+
+		snprintf(k, sizeof(k), "sk-alloc:obj:%s", sym_name(obj));
+		implies(k, "sock-proto-pins-module");
+	}
 
 	if (member && member->ident && c && c->ident &&
 	    !strcmp(id_str(member->ident), "function") &&
@@ -652,7 +666,9 @@ static void async_symref(struct walk_ctx *ctx, struct symbol *sym)
 {
 	char k[KEYLEN + 32];
 
-	if (!ml_is_function(sym) || !sym->ident)
+	/* a static function of the module is not the exported helper */
+	if (!ml_is_function(sym) || !sym->ident ||
+	    (sym->ctype.modifiers & MOD_STATIC))
 		return;
 	snprintf(k, sizeof(k), "stops:%s", sym_name(sym));
 	if (kb_lookup_owner(k) && first_time("kb-stops", sym_name(sym)))

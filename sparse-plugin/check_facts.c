@@ -158,7 +158,8 @@ static int table_call(struct walk_ctx *ctx, struct expression *call,
 	t = strip_type(tbl);
 	if (t && t->type == SYM_ARRAY)
 		t = strip_type(t->ctype.base_type);
-	if (!t || t->type != SYM_PTR)
+	/* pointers to functions only: "cur_ops->stop()" is an ops call */
+	if (!t || t->type != SYM_PTR || !ml_is_function(t->ctype.base_type))
 		return 0;
 	table_calls(sym_name(ctx->fn), tbl->initializer, call->pos, 0);
 	return 1;

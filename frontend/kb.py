@@ -199,8 +199,7 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
 
 def _file_calls(facts, tree):
     """(same-file calls {from: {to}}, exported functions {fn: where},
-    stops {fn: {key}}, the file's functions {name: is static}, the
-    file)."""
+    stops {fn: {key}}, the file's functions {name: is static})."""
     calls, exports, stops, defs = {}, {}, {}, {}
     for x in facts:
         if x.get("k") == "kcall":
@@ -214,8 +213,7 @@ def _file_calls(facts, tree):
                 x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL) \
                 and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
-    path = next((x["file"] for x in facts if x.get("k") == "tu"), None)
-    return calls, exports, stops, defs, path
+    return calls, exports, stops, defs
 
 
 def _stop_helpers(per_file):
@@ -230,7 +228,7 @@ def _stop_helpers(per_file):
         return (i, name) if defs.get(name) else name
 
     keys, preds, where = {}, {}, {}
-    for i, (calls, exports, stops, defs, _) in enumerate(per_file):
+    for i, (calls, exports, stops, defs) in enumerate(per_file):
         for fn, k in stops.items():
             keys.setdefault(node(i, defs, fn), set()).update(k)
         for fn, tos in calls.items():

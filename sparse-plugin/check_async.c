@@ -157,13 +157,9 @@ static void bind_callback(struct symbol *fn, const char *key)
  */
 static void unless_sock_pinned(struct finding *f, struct expression *addr)
 {
-	int i;
-
-	if (!begins_with_struct(root_struct(addr), "sock"))
-		return;
-	for (i = 0; i < MAX_KEYS - 1 && f->unless[i]; i++)
-		;
-	f->unless[i] = "sock-proto-pins-module";	/* report() compacts */
+	/* slots 0-4 are the object's and its queue's; report() compacts */
+	if (begins_with_struct(root_struct(addr), "sock"))
+		f->unless[5] = "sock-proto-pins-module";
 }
 
 /* ---- what queues, and which argument is the object ---- */

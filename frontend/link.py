@@ -18,7 +18,9 @@ the module stores into that member (inferred); a driver unregistration to
 the driver's remove/disconnect. "provide_if_may_reach" facts use graph.c's
 generous "may" graph: every implementation of an ops member, and as extra
 roots the functions stored into teardown-like members and the exported
-teardown-like functions. "provide_unless_exported" facts hold unless an
+teardown-like functions, and the functions a wait lets run ("waits" for
+a key: the "runs" functions of that key, and of the items "queued" on
+it). "provide_unless_exported" facts hold unless an
 exported function of the module reaches their function (graph.c's
 "exports" graph).
 """
@@ -48,10 +50,19 @@ class CallGraph:
         self.teardown = collections.defaultdict(list)
         self.may_roots = []
         self.exported = []
+        self.waits = collections.defaultdict(list)
+        self.runs = collections.defaultdict(list)
+        self.queued = collections.defaultdict(list)
         for f in facts:
             k = f.get("k")
             if k == "call" and f.get("from"):
                 self.calls[f["from"]].append(f["to"])
+            elif k == "waits":
+                self.waits[f["from"]].append(f["key"])
+            elif k == "runs":
+                self.runs[f["key"]].append(f["fn"])
+            elif k == "queued":
+                self.queued[f["on"]].append(f["item"])
             elif k == "icall":
                 self.icalls[f["from"]].append((f["struct"], f["member"]))
             elif k == "unreg_driver":
@@ -91,6 +102,9 @@ class CallGraph:
                     nexts.append((self.single[(st, m)], True))
             for drv in self.unregs.get(fn, []):
                 nexts += [(t, False) for t in self.teardown.get(drv, [])]
+            for key in self.waits.get(fn, []) if may else ():
+                for item in [key] + self.queued.get(key, []):
+                    nexts += [(t, False) for t in self.runs.get(item, [])]
             for t, inferred in nexts:
                 if t not in seen:
                     seen[t] = (fn, inferred)

@@ -18,8 +18,6 @@
 #include <string.h>
 #include "modlife.h"
 
-#define KEYLEN 256
-
 static int own_function(struct expression *e)
 {
 	struct symbol *fn = expr_symbol(e);
@@ -108,6 +106,16 @@ static const char *inner_key(struct expression *addr, const char *key,
 	return buf;
 }
 
+/* "dev->mt76.wq" also as "struct mt76_dev.wq": the queue's own struct */
+static const char *wq_inner_key(struct expression *e, const char *key,
+				char *buf, size_t len)
+{
+	e = strip_expr(e);
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	return inner_key(e->unop, key, buf, len);
+}
+
 /*
  * A stop counts for the object by its access path ("struct a.b.timer")
  * and by the innermost struct and member ("struct b.timer"): arrays,
@@ -116,11 +124,19 @@ static const char *inner_key(struct expression *addr, const char *key,
 static void stop_at(struct symbol *fn, const char *prefix,
 		    struct expression *addr, const char *key)
 {
-	char t[KEYLEN];
+	char t[KEYLEN], alt[4][KEYLEN], alt_type[4][KEYLEN];
+	int i, n;
 
 	reached_both(fn, prefix, key);
 	if (inner_key(addr, key, t, sizeof(t)))
 		reached_both(fn, prefix, t);
+	/* a union's other members that begin alike: the stop may be theirs */
+	n = addr_key_others(addr, alt, alt_type, 4);
+	for (i = 0; i < n; i++) {
+		reached_both(fn, prefix, alt[i]);
+		if (!generic_key(alt_type[i]))
+			reached_both(fn, prefix, alt_type[i]);
+	}
 }
 
 /* unless[i] = prefix + the innermost struct.member, when it differs */
@@ -133,6 +149,52 @@ static void unless_type(struct finding *f, int i, const char *prefix,
 		return;
 	snprintf(k, sizeof(k), "%s%s", prefix, t);
 	f->unless[i] = strdup(k);
+}
+
+/*
+ * The may graph's view of synchronous waits (graph.c): @fn runs for @key
+ * (a work item, "thread:" a kthread), @item is queued on "wq:" a queue,
+ * @from waits until what runs for @key has returned.
+ */
+static void fact_runs(const char *key, struct symbol *fn)
+{
+	fact_begin("runs");
+	fact_str("key", key);
+	fact_str("fn", sym_name(fn));
+	fact_end();
+	graph_runs(key, sym_name(fn));
+}
+
+static void fact_queued(const char *item, const char *on)
+{
+	fact_begin("queued");
+	fact_str("item", item);
+	fact_str("on", on);
+	fact_end();
+	graph_queued(item, on);
+}
+
+static void fact_waits(struct symbol *from, const char *key)
+{
+	fact_begin("waits");
+	fact_str("from", sym_name(from));
+	fact_str("key", key);
+	fact_end();
+	graph_waits(sym_name(from), key);
+}
+
+/* fact_waits() for "wq:" the queue, by its path and its own struct */
+static void waits_for_queue(struct symbol *from, struct expression *wq,
+			    const char *key)
+{
+	char k[KEYLEN + 8], t[KEYLEN];
+
+	snprintf(k, sizeof(k), "wq:%s", key);
+	fact_waits(from, k);
+	if (wq_inner_key(wq, key, t, sizeof(t))) {
+		snprintf(k, sizeof(k), "wq:%s", t);
+		fact_waits(from, k);
+	}
 }
 
 /* fn runs for the object at key: if fn holds the module, so does key */
@@ -324,16 +386,6 @@ static void rcu_call(struct walk_ctx *ctx, struct expression *call,
 	report(&f);
 }
 
-/* "dev->mt76.wq" also as "struct mt76_dev.wq": the queue's own struct */
-static const char *wq_inner_key(struct expression *e, const char *key,
-				char *buf, size_t len)
-{
-	e = strip_expr(e);
-	if (!e || e->type != EXPR_PREOP || e->op != '*')
-		return NULL;
-	return inner_key(e->unop, key, buf, len);
-}
-
 static void work_call(struct walk_ctx *ctx, struct expression *call,
 		      const struct queuer *q)
 {
@@ -356,9 +408,15 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
 		snprintf(k, sizeof(k), "exit-cancels-wq:%s", wq);
 		f.unless[1] = strdup(k);
+		snprintf(k, sizeof(k), "wq:%s", wq);
+		fact_queued(key, k);
+		if (inner_key(nth_arg(call, q->obj), key, t, sizeof(t)))
+			fact_queued(t, k);
 		if (wq_inner_key(nth_arg(call, q->wq), wq, t, sizeof(t))) {
 			snprintf(k, sizeof(k), "exit-cancels-wq:%s", t);
 			f.unless[4] = strdup(k);
+			snprintf(k, sizeof(k), "wq:%s", t);
+			fact_queued(key, k);
 		}
 	} else {
 		f.unless[1] = "exit-calls:flush_scheduled_work";
@@ -457,10 +515,23 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	}
 	if (name_in(name, work_stoppers)) {
-		if (addr_key(first_expression(call->args), key, sizeof(key))) {
-			stop_at(ctx->fn, "exit-cancels:",
-				first_expression(call->args), key);
-			local_stop(ctx->fn, key, call->pos);
+		struct expression *w = first_expression(call->args);
+		char t[KEYLEN], k[KEYLEN + 8];
+
+		if (!addr_key(w, key, sizeof(key)))
+			return;
+		stop_at(ctx->fn, "exit-cancels:", w, key);
+		local_stop(ctx->fn, key, call->pos);
+		/* a flush runs the pending function; a cancel drops it */
+		if (strncmp(name, "flush_", 6))
+			return;
+		snprintf(k, sizeof(k), "%s%s", key,
+			 strcmp(name, "flush_work") ? ".work" : "");
+		fact_waits(ctx->fn, k);
+		if (inner_key(w, key, t, sizeof(t))) {
+			snprintf(k, sizeof(k), "%s%s", t,
+				 strcmp(name, "flush_work") ? ".work" : "");
+			fact_waits(ctx->fn, k);
 		}
 		return;
 	}
@@ -472,6 +543,8 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 			if (wq_inner_key(first_expression(call->args), key, t,
 					 sizeof(t)))
 				reached_both(ctx->fn, "exit-cancels-wq:", t);
+			waits_for_queue(ctx->fn, first_expression(call->args),
+					key);
 			/* flush_scheduled_work() expands to this */
 			if (!strcmp(key, "obj:system_wq"))
 				provide_if_may_reach(sym_name(ctx->fn),
@@ -491,8 +564,14 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	}
 	if (!strcmp(name, "kthread_stop")) {
-		if (value_key(first_expression(call->args), key, sizeof(key)))
-			reached_both(ctx->fn, "exit-stops-thread:", key);
+		char k[KEYLEN + 8];
+
+		if (!value_key(first_expression(call->args), key, sizeof(key)))
+			return;
+		reached_both(ctx->fn, "exit-stops-thread:", key);
+		/* the thread function returns before kthread_stop() does */
+		snprintf(k, sizeof(k), "thread:%s", key);
+		fact_waits(ctx->fn, k);
 		return;
 	}
 	if (!strcmp(name, "sk_alloc")) {
@@ -574,9 +653,15 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 
 		if (!addr_key(strip_expr(lv->unop)->left, key, sizeof(key)))
 			return;
-		if (!strcmp(what, "work_struct"))
+		if (!strcmp(what, "work_struct")) {
+			char t[KEYLEN];
+
 			provide_both("work-fn:", key);
-		else if (!strcmp(what, "hrtimer") || !strcmp(what, "timer_list"))
+			fact_runs(key, expr_symbol(expr->right));
+			if (inner_key(strip_expr(lv->unop)->left, key, t,
+				      sizeof(t)))
+				fact_runs(t, expr_symbol(expr->right));
+		} else if (!strcmp(what, "hrtimer") || !strcmp(what, "timer_list"))
 			provide("timer-fn:%s", key);
 		else
 			return;
@@ -584,9 +669,13 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 		return;
 	}
 	create = find_kthread_create(expr->right);
-	if (!create || !tu.is_module || !ctx->fn ||
+	if (!create || !ctx->fn ||
 	    !own_function(first_expression(create->args)) ||
 	    !value_key(lv, key, sizeof(key)))
+		return;
+	snprintf(k, sizeof(k), "thread:%s", key);
+	fact_runs(k, expr_symbol(first_expression(create->args)));
+	if (!tu.is_module)
 		return;
 	memset(&f, 0, sizeof(f));
 	f.rule = "exit-pending-timer";

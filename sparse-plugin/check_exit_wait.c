@@ -12,8 +12,6 @@
 #include <string.h>
 #include "modlife.h"
 
-#define KEYLEN 256
-
 struct wait_site {
 	struct symbol *fn;
 	struct position pos;

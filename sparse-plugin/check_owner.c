@@ -11,8 +11,6 @@
 #include <string.h>
 #include "modlife.h"
 
-#define KEYLEN 256
-
 struct cdev_init_site {
 	struct position pos;
 	char cdev[KEYLEN];

@@ -25,8 +25,6 @@ static const char *const registrations[] = {
 	"bus_register", "kset_register", NULL
 };
 
-#define KEYLEN 256
-
 struct install {
 	struct symbol *fn;
 	struct position pos;

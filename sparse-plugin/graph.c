@@ -14,14 +14,17 @@
  * as extra roots every function stored into a teardown-like member
  * (.remove, .shutdown, .release, .ndo_stop, ...) and every exported
  * teardown-like function (a library's dependents call it before they,
- * and so the library, can be unloaded). The "exports" graph starts from
- * every exported function: what dependents can make this module do.
+ * and so the library, can be unloaded). It also runs callbacks that a
+ * call waits for: flush_work(&w) and destroying w's workqueue run w's
+ * function, kthread_stop(t) lets t's function return. The "exports"
+ * graph starts from every exported function: what dependents can make
+ * this module do.
  */
 #include <string.h>
 #include <stdlib.h>
 #include "modlife.h"
 
-enum edge_kind { E_CALL, E_ICALL, E_UNREG };
+enum edge_kind { E_CALL, E_ICALL, E_UNREG, E_WAIT };
 
 struct edge {
 	enum edge_kind kind;
@@ -29,6 +32,10 @@ struct edge {
 };
 struct store {
 	char *st, *member, *fn, *obj;
+};
+/* @fn runs for @key ("runs"), or @key is queued on @on ("queued") */
+struct runs {
+	char *key, *fn, *on;
 };
 
 static struct edge *edges;
@@ -44,6 +51,8 @@ static struct reached *reach;
 static int nreach;
 static char **exported;
 static int nexported;
+static struct runs *runs;
+static int nruns;
 
 static char *dup0(const char *s)
 {
@@ -85,6 +94,31 @@ void graph_store(const char *st, const char *member, const char *fn,
 	stores[nstores].fn = dup0(fn);
 	stores[nstores].obj = dup0(obj);
 	nstores++;
+}
+
+/* The may graph's waits: @from waits until what runs for @key returned. */
+void graph_waits(const char *from, const char *key)
+{
+	add_edge(E_WAIT, from, key, NULL);
+}
+
+static void add_runs(const char *key, const char *fn, const char *on)
+{
+	runs = realloc(runs, (nruns + 1) * sizeof(*runs));
+	runs[nruns].key = dup0(key);
+	runs[nruns].fn = dup0(fn);
+	runs[nruns].on = dup0(on);
+	nruns++;
+}
+
+void graph_runs(const char *key, const char *fn)
+{
+	add_runs(key, fn, NULL);
+}
+
+void graph_queued(const char *item, const char *on)
+{
+	add_runs(item, NULL, on);
 }
 
 void graph_export(const char *fn)
@@ -177,6 +211,22 @@ static void visit(const char *fn, const char *parent, int inferred)
 	nreach++;
 }
 
+/* What a wait for @key lets run: its functions, and its items' ones. */
+static void visit_waited(const char *key, const char *from)
+{
+	int i, j;
+
+	for (i = 0; i < nruns; i++) {
+		if (runs[i].fn && same(runs[i].key, key))
+			visit(runs[i].fn, from, 0);
+		if (!runs[i].on || !same(runs[i].on, key))
+			continue;
+		for (j = 0; j < nruns; j++)
+			if (runs[j].fn && same(runs[j].key, runs[i].key))
+				visit(runs[j].fn, from, 0);
+	}
+}
+
 static void clear_reach(void)
 {
 	int i;
@@ -216,6 +266,11 @@ void graph_reach(const char *root, int mode)
 				continue;
 			if (e->kind == E_CALL) {
 				visit(e->a, fn, 0);
+				continue;
+			}
+			if (e->kind == E_WAIT) {
+				if (may)
+					visit_waited(e->a, fn);
 				continue;
 			}
 			if (e->kind == E_ICALL && !may) {
@@ -279,6 +334,11 @@ void graph_reset(void)
 	}
 	for (i = 0; i < nexported; i++)
 		free(exported[i]);
+	for (i = 0; i < nruns; i++) {
+		free(runs[i].key);
+		free(runs[i].fn);
+		free(runs[i].on);
+	}
 	clear_reach();
-	nedges = nstores = nexported = 0;
+	nedges = nstores = nexported = nruns = 0;
 }

@@ -77,7 +77,11 @@ int is_this_module(struct expression *e);
 int is_own_symbol(struct symbol *sym);
 int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
+/* object keys ("struct foo.a.b", "obj:x") fit in KEYLEN */
+#define KEYLEN 256
 const char *addr_key(struct expression *addr, char *buf, size_t len);
+int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
+		    char (*types)[KEYLEN], int max);
 struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
 struct symbol *root_struct(struct expression *addr);
@@ -109,6 +113,9 @@ void graph_unreg(const char *from, const char *drv);
 void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
 void graph_export(const char *fn);
+void graph_waits(const char *from, const char *key);
+void graph_runs(const char *key, const char *fn);
+void graph_queued(const char *item, const char *on);
 enum { REACH_EXIT, REACH_MAY, REACH_EXPORTS };
 void graph_reach(const char *root, int mode);
 int is_teardown_name(const char *name);

@@ -507,15 +507,141 @@ static struct symbol *member_at(struct symbol *st, unsigned long off, int any)
 	return found;
 }
 
+/*
+ * Each "." or "->" leaves one "+ offset" step; in a union every member
+ * starts at the same offset, so offsets alone do not tell "u.a.x" from
+ * "u.b.y". The steps are matched against the members that start there,
+ * the last one against the member (a value read keeps it) or against the
+ * type the address points to ("&p->u.b.t").
+ */
+#define MAX_STEPS 16
+struct chain {
+	struct symbol *st;		/* where the first step starts */
+	struct symbol *m[MAX_STEPS];
+	int n;
+};
+
+static int step_match(struct symbol *m, struct symbol *leaf,
+		      struct symbol *type)
+{
+	if (leaf)
+		return msame(m, leaf);
+	return !type || strip_type(m) == type;
+}
+
+/* up to MAX_ALT resolutions: union alternatives the steps fit alike */
+#define MAX_ALT 8
+struct chains {
+	struct chain c[MAX_ALT];
+	int n;
+};
+
+static void match_steps(struct symbol *st, const unsigned long *off, int i,
+			struct chain *c, struct chains *out,
+			struct symbol *leaf, struct symbol *type,
+			unsigned long base)
+{
+	struct symbol *m;
+
+	FOR_EACH_PTR(st->symbol_list, m) {
+		struct symbol *t = strip_type(m);
+		unsigned long at = base + m->offset;
+
+		if (out->n == MAX_ALT)
+			return;
+		if (!m->ident) {
+			/* an anonymous struct/union: its members are ours */
+			if (ml_is_struct(t))
+				match_steps(t, off, i, c, out, leaf, type, at);
+			continue;
+		}
+		if (at != off[i])
+			continue;
+		c->m[i] = m;
+		if (i < c->n - 1) {
+			if (ml_is_struct(t))
+				match_steps(t, off, i + 1, c, out, leaf, type,
+					    0);
+		} else if (step_match(m, leaf, type)) {
+			out->c[out->n++] = *c;
+		}
+	} END_FOR_EACH_PTR(m);
+}
+
+/* Every way the steps of @addr fit its struct; the first is the likeliest. */
+static int resolve_chains(struct expression *addr, struct symbol *leaf,
+			  struct chains *out)
+{
+	unsigned long off[MAX_STEPS];
+	struct symbol *type = NULL;
+	struct chain c;
+	int i, n = 0;
+
+	out->n = 0;
+	if (!leaf && addr->ctype && addr->ctype != &lazy_ptr_ctype) {
+		struct symbol *t = strip_type(addr->ctype);
+
+		if (t && t->type == SYM_PTR)
+			type = strip_type(t->ctype.base_type);
+	}
+	while (addr && addr->type == EXPR_BINOP && addr->op == '+' &&
+	       addr->right && addr->right->type == EXPR_VALUE) {
+		if (n == MAX_STEPS)
+			return 0;
+		off[n++] = addr->right->value;
+		addr = strip_expr(addr->left);
+	}
+	if (!n || !addr)
+		return 0;
+	for (i = 0; i < n / 2; i++) {
+		unsigned long x = off[i];
+
+		off[i] = off[n - 1 - i];
+		off[n - 1 - i] = x;
+	}
+	c.n = n;
+	c.st = addr_struct(addr);
+	if (c.st)
+		match_steps(c.st, off, 0, &c, out, leaf, type, 0);
+	return out->n;
+}
+
+static int resolve_chain(struct expression *addr, struct symbol *leaf,
+			 struct chain *c)
+{
+	static struct chains all;
+
+	if (!resolve_chains(addr, leaf, &all))
+		return 0;
+	*c = all.c[0];
+	return 1;
+}
+
 /* The member whose address a "base + offset" expression computes. */
 struct symbol *addr_member(struct expression *addr)
 {
 	struct symbol *parent;
+	struct chain c;
 
 	if (!addr->right || addr->right->type != EXPR_VALUE)
 		return NULL;
+	if (resolve_chain(addr, NULL, &c))
+		return c.m[c.n - 1];
 	parent = addr_struct(addr->left);
 	return parent ? member_at(parent, addr->right->value, 1) : NULL;
+}
+
+/* "struct foo.u.b.t": the key of a resolved chain */
+static const char *chain_key(const struct chain *c, char *buf, size_t len)
+{
+	size_t used;
+	int i;
+
+	used = snprintf(buf, len, "%s", type_name(c->st));
+	for (i = 0; i < c->n && used < len; i++)
+		used += snprintf(buf + used, len - used, ".%s",
+				 id_str(c->m[i]->ident));
+	return buf;
 }
 
 /* The struct type an address expression points to, if any. */
@@ -586,9 +712,39 @@ int begins_with_struct(struct symbol *t, const char *name)
  * outermost struct type, reached through a pointer or a named object alike
  * ("struct foo.dwork.work"); or a pointer variable ("var:...").
  */
-const char *addr_key(struct expression *addr, char *buf, size_t len)
+/*
+ * "&sdata->u.ibss.timer" and "&sdata->u.mgd.timer" leave the same steps
+ * when both union members begin with a timer: the keys of every reading
+ * but the first (which addr_key() gives), for stops, which may name any.
+ */
+int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
+		    char (*types)[KEYLEN], int max)
+{
+	static struct chains all;
+	int i, n = 0;
+
+	addr = strip_expr(addr);
+	if (!addr || addr->type != EXPR_BINOP || addr->op != '+' ||
+	    resolve_chains(addr, NULL, &all) < 2)
+		return 0;
+	for (i = 1; i < all.n && n < max; i++, n++) {
+		struct chain *c = &all.c[i];
+		struct symbol *m = c->m[c->n - 1];
+		struct symbol *ct = member_container(m);
+
+		chain_key(c, keys[n], KEYLEN);
+		snprintf(types[n], KEYLEN, "%s.%s",
+			 ct ? type_name(ct) : type_name(c->st),
+			 id_str(m->ident));
+	}
+	return n;
+}
+
+static const char *addr_key_of(struct expression *addr, struct symbol *leaf,
+			       char *buf, size_t len)
 {
 	struct symbol *m, *c, *sym;
+	struct chain ch;
 
 	addr = strip_expr(addr);
 	if (!addr)
@@ -612,6 +768,8 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 
 		if (addr->op != '+')
 			return NULL;
+		if (resolve_chain(addr, leaf, &ch))
+			return chain_key(&ch, buf, len);
 		m = addr_member(addr);
 		if (!m || !m->ident)
 			return NULL;
@@ -646,6 +804,11 @@ const char *addr_key(struct expression *addr, char *buf, size_t len)
 	}
 }
 
+const char *addr_key(struct expression *addr, char *buf, size_t len)
+{
+	return addr_key_of(addr, NULL, buf, len);
+}
+
 /*
  * The struct type and member an address designates, whatever path led
  * there: "&sb->child.done" and "&c->done" are both "struct child.done".
@@ -668,10 +831,15 @@ const char *type_key(struct expression *addr, char *buf, size_t len)
 /* The key of the object a pointer value designates: "x", "p->task". */
 const char *value_key(struct expression *e, char *buf, size_t len)
 {
+	struct symbol *leaf;
+
 	e = strip_expr(e);
-	if (e && e->type == EXPR_PREOP && e->op == '*')
-		return addr_key(e->unop, buf, len);
-	return NULL;
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	/* "p->u.b.wq" read: its ctype is the member itself */
+	leaf = e->ctype && e->ctype->type == SYM_NODE && e->ctype->ident ?
+	       e->ctype : NULL;
+	return addr_key_of(e->unop, leaf, buf, len);
 }
 
 /*

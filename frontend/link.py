@@ -18,9 +18,10 @@ the module stores into that member (inferred); a driver unregistration to
 the driver's remove/disconnect. "provide_if_may_reach" facts use graph.c's
 generous "may" graph: every implementation of an ops member, and as extra
 roots the functions stored into teardown-like members and the exported
-teardown-like functions, and the functions a wait lets run ("waits" for
+teardown-like functions, the functions a wait lets run ("waits" for
 a key: the "runs" functions of that key, and of the items "queued" on
-it). "provide_unless_exported" facts hold unless an
+it), and the functions a call passes as arguments (argument "store"
+facts with "from"). "provide_unless_exported" facts hold unless an
 exported function of the module reaches their function (graph.c's
 "exports" graph).
 """
@@ -53,6 +54,7 @@ class CallGraph:
         self.waits = collections.defaultdict(list)
         self.runs = collections.defaultdict(list)
         self.queued = collections.defaultdict(list)
+        self.passes = collections.defaultdict(list)
         for f in facts:
             k = f.get("k")
             if k == "call" and f.get("from"):
@@ -72,6 +74,8 @@ class CallGraph:
                 if is_teardown_name(f["name"]):
                     self.may_roots.append(f["name"])
             elif k == "store":
+                if f.get("from"):
+                    self.passes[f["from"]].append(f["fn"])
                 impls[(f["struct"], f["member"])].add(f["fn"])
                 if is_teardown_name(f["member"]):
                     self.may_roots.append(f["fn"])
@@ -102,6 +106,8 @@ class CallGraph:
                     nexts.append((self.single[(st, m)], True))
             for drv in self.unregs.get(fn, []):
                 nexts += [(t, False) for t in self.teardown.get(drv, [])]
+            if may:
+                nexts += [(t, False) for t in self.passes.get(fn, [])]
             for key in self.waits.get(fn, []) if may else ():
                 for item in [key] + self.queued.get(key, []):
                     nexts += [(t, False) for t in self.runs.get(item, [])]

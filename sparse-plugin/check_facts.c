@@ -73,10 +73,13 @@ static int unregisters_driver(const char *name)
 /*
  * "kref_put(&x->ref, foo_destroy)": a module function handed to another
  * one is a callback too; recorded as a store into "(arg).<callee>", so
- * that a teardown-like callee or function name makes it a "may" root.
+ * that a teardown-like callee or function name makes it a "may" root,
+ * and with the caller (@from): the may graph lets the caller run it
+ * (device_for_each_child(), execute_in_process_context(), ...).
  */
 static void emit_store(const char *st, const char *member, const char *fn,
-		       const char *obj, const char *how, struct position pos)
+		       const char *obj, const char *how, const char *from,
+		       struct position pos)
 {
 	fact_begin("store");
 	fact_str("struct", st);
@@ -84,12 +87,17 @@ static void emit_store(const char *st, const char *member, const char *fn,
 	fact_str("fn", fn);
 	fact_str("obj", obj);
 	fact_str("how", how);
+	if (from)
+		fact_str("from", from);
 	fact_pos(pos);
 	fact_end();
 	graph_store(st, member, fn, obj);
+	if (from)
+		graph_passes(from, fn);
 }
 
-static void fn_args(struct expression *call, const char *callee)
+static void fn_args(struct expression *call, const char *callee,
+		    const char *from)
 {
 	struct expression *arg;
 
@@ -101,7 +109,7 @@ static void fn_args(struct expression *call, const char *callee)
 			continue;
 		snprintf(name, sizeof(name), "%s", sym_name(fn));
 		emit_store("(arg)", is_teardown_name(callee) ? callee : name,
-			   name, NULL, "arg", arg->pos);
+			   name, NULL, "arg", from, arg->pos);
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -196,7 +204,7 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 	if (!name || callee->builtin || !strncmp(name, "__compiletime_assert", 20))
 		return;
 	emit_call(from, name, call->pos);
-	fn_args(call, name);
+	fn_args(call, name, from);
 	provide("call:%s", name);
 	if (ctx->fn && unregisters_driver(name) &&
 	    addr_key(first_expression(call->args), key, sizeof(key))) {
@@ -222,7 +230,7 @@ static void store_fact(const char *how, struct symbol *member,
 	c = member_container(member);
 	snprintf(st, sizeof(st), "%s", c ? type_name(c) : "?");
 	snprintf(fname, sizeof(fname), "%s", sym_name(fn));
-	emit_store(st, id_str(member->ident), fname, obj, how, pos);
+	emit_store(st, id_str(member->ident), fname, obj, how, NULL, pos);
 }
 
 static void facts_assign(struct walk_ctx *ctx, struct expression *expr)

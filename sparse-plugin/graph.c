@@ -16,7 +16,8 @@
  * teardown-like function (a library's dependents call it before they,
  * and so the library, can be unloaded). It also runs callbacks that a
  * call waits for: flush_work(&w) and destroying w's workqueue run w's
- * function, kthread_stop(t) lets t's function return. The "exports"
+ * function, kthread_stop(t) lets t's function return; and a function
+ * passed to a call may run then. The "exports"
  * graph starts from every exported function: what dependents can make
  * this module do.
  */
@@ -24,7 +25,7 @@
 #include <stdlib.h>
 #include "modlife.h"
 
-enum edge_kind { E_CALL, E_ICALL, E_UNREG, E_WAIT };
+enum edge_kind { E_CALL, E_ICALL, E_UNREG, E_WAIT, E_PASS };
 
 struct edge {
 	enum edge_kind kind;
@@ -94,6 +95,12 @@ void graph_store(const char *st, const char *member, const char *fn,
 	stores[nstores].fn = dup0(fn);
 	stores[nstores].obj = dup0(obj);
 	nstores++;
+}
+
+/* The may graph's callbacks: @from hands @fn to a call that may run it. */
+void graph_passes(const char *from, const char *fn)
+{
+	add_edge(E_PASS, from, fn, NULL);
 }
 
 /* The may graph's waits: @from waits until what runs for @key returned. */
@@ -268,9 +275,11 @@ void graph_reach(const char *root, int mode)
 				visit(e->a, fn, 0);
 				continue;
 			}
-			if (e->kind == E_WAIT) {
-				if (may)
+			if (e->kind == E_WAIT || e->kind == E_PASS) {
+				if (may && e->kind == E_WAIT)
 					visit_waited(e->a, fn);
+				else if (may)
+					visit(e->a, fn, 0);
 				continue;
 			}
 			if (e->kind == E_ICALL && !may) {

@@ -114,6 +114,7 @@ void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
 void graph_export(const char *fn);
 void graph_waits(const char *from, const char *key);
+void graph_passes(const char *from, const char *fn);
 void graph_runs(const char *key, const char *fn);
 void graph_queued(const char *item, const char *on);
 enum { REACH_EXIT, REACH_MAY, REACH_EXPORTS };

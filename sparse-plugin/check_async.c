@@ -286,6 +286,7 @@ static int first_time(const char *rule, const char *key)
 struct arm {
 	struct finding f;
 	char fn[KEYLEN], key[KEYLEN], kind[8];
+	char wq[KEYLEN];	/* a workqueue local to the function */
 };
 static struct arm *arms;
 static int narms;
@@ -331,7 +332,36 @@ static int stopped_locally(const struct arm *a)
 		if (!strcmp(local_stops[i].k, k) &&
 		    after(local_stops[i].pos, a->f.pos))
 			return 1;
+	if (!a->wq[0])
+		return 0;
+	snprintf(k, sizeof(k), "%s %s", a->fn, a->wq);
+	for (i = 0; i < nlocal; i++)
+		if (!strcmp(local_stops[i].k, k) &&
+		    after(local_stops[i].pos, a->f.pos))
+			return 1;
 	return 0;
+}
+
+/*
+ * "q = alloc_workqueue(...); queue_work(q, &w); ...; destroy_workqueue(q)":
+ * a queue in a local variable of no known object, by the variable's name.
+ */
+static const char *local_wq(struct expression *e, char *buf, size_t len)
+{
+	struct symbol *sym;
+
+	e = strip_expr(e);
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	e = strip_expr(e->unop);
+	if (!e || e->type != EXPR_SYMBOL)
+		return NULL;
+	sym = e->symbol;
+	if (!sym || !sym->ident ||
+	    (sym->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC | MOD_EXTERN)))
+		return NULL;
+	snprintf(buf, len, "wq-local:%s", sym_name(sym));
+	return buf;
 }
 
 static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
@@ -345,6 +375,7 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 	snprintf(a->fn, sizeof(a->fn), "%s", sym_name(ctx->fn));
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	snprintf(a->kind, sizeof(a->kind), "%s", kind);
+	a->wq[0] = 0;
 }
 
 static void async_begin_tu(void)
@@ -426,6 +457,9 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 		 q->name, key_label(key));
 	defer(ctx, &f, "work", key);
+	if (q->wq >= 0)
+		local_wq(nth_arg(call, q->wq), arms[narms - 1].wq,
+			 sizeof(arms[narms - 1].wq));
 }
 
 static void timer_finding(struct walk_ctx *ctx, struct expression *call,
@@ -536,6 +570,8 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	}
 	if (name_in(name, wq_stoppers)) {
+		if (local_wq(first_expression(call->args), key, sizeof(key)))
+			add_local_stop(ctx->fn, key, call->pos);
 		if (value_key(first_expression(call->args), key, sizeof(key))) {
 			char t[KEYLEN];
 

@@ -62,7 +62,7 @@ install: all
 	ln -sf ../share/modlife/modlife $(DESTDIR)$(PREFIX)/bin/modlife
 	install -m 644 frontend/*.py $(DESTDIR)$(PREFIX)/share/modlife/frontend/
 	install -m 644 cocci/*.cocci $(DESTDIR)$(PREFIX)/share/modlife/cocci/
-	install -m 644 kb/*.tsv $(DESTDIR)$(PREFIX)/share/modlife/kb/
+	install -m 644 kb/*.tsv kb/*.txt $(DESTDIR)$(PREFIX)/share/modlife/kb/
 
 clean:
 	$(MAKE) -C sparse-plugin clean

@@ -38,8 +38,8 @@ STOP_KEYS = ("exit-cancels:struct ", "exit-cancels-wq:struct ",
 STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
 # the async primitives' own wrappers name every object of their kind
 # (flush_delayed_work() flushes "struct delayed_work.work")
-GENERIC = re.compile(r":struct (delayed_work|rcu_work|kthread_delayed_work|"
-                     r"hrtimer_sleeper)\.")
+GENERIC = re.compile(r":struct (%s)\." % "|".join(
+    map(re.escape, paths.kb_list("generic-wrappers"))))
 MAX_ROUNDS = 6
 
 

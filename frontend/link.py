@@ -28,14 +28,12 @@ exported function of the module reaches their function (graph.c's
 import collections
 import re
 
+from . import paths
+
 TEARDOWN = ("remove", "remove_new", "disconnect")
 TEARDOWN_WORDS = re.compile(
-    r"(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|"
-    r"detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|"
-    r"unregister|disable|free|del|put|deactivate|destructor|uninitialize|"
-    r"dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|"
-    r"quiesce|cancel)"
-    r"(_|\Z)|^_*devm_add_action")
+    r"(^|_)(%s)(_|\Z)|^_*devm_add_action"
+    % "|".join(map(re.escape, paths.kb_list("teardown-words"))))
 
 
 def is_teardown_name(name):

@@ -31,6 +31,15 @@ def kb_file():
                   os.path.join(ROOT, "kb", "owner-reads.tsv"))
 
 
+def kb_list(name):
+    """The words of kb/NAME.txt, one a line ("#" comments), which the
+    checker is built with too."""
+    path = os.path.join(ROOT, "kb", name + ".txt")
+    with open(path, encoding="utf-8") as f:
+        return [w.strip() for w in f
+                if w.strip() and not w.startswith("#")]
+
+
 def docs_dir():
     return _first(os.path.join(ROOT, "docs"))
 

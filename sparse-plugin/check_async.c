@@ -78,20 +78,18 @@ static void reached_both(struct symbol *fn, const char *prefix,
 
 /*
  * "struct delayed_work.work" names every delayed work there is: the
- * wrappers of the async primitives are no object's innermost struct
- * (delayed_of() gives the delayed work itself).
+ * wrappers of the async primitives (kb/generic-wrappers.txt) are no
+ * object's innermost struct (delayed_of() gives the delayed work itself).
  */
 static int generic_key(const char *key)
 {
-	static const char *const wrappers[] = {
-		"struct delayed_work.", "struct rcu_work.",
-		"struct kthread_delayed_work.", "struct hrtimer_sleeper.",
-		NULL
-	};
 	const char *const *w;
 
-	for (w = wrappers; *w; w++)
-		if (!strncmp(key, *w, strlen(*w)))
+	if (strncmp(key, "struct ", 7))
+		return 0;
+	key += 7;
+	for (w = generic_wrappers; *w; w++)
+		if (!strncmp(key, *w, strlen(*w)) && key[strlen(*w)] == '.')
 			return 1;
 	return 0;
 }

@@ -162,23 +162,17 @@ static int has_word(const char *name, const char *const *words)
 	return 0;
 }
 
-static const char *const teardown_words[] = {
-	"remove", "disconnect", "shutdown", "stop", "exit", "release",
-	"close", "hangup", "detach", "cleanup", "destroy", "teardown",
-	"unbind", "uninit", "deinit", "fini", "unregister", "disable",
-	"free", "del", "put", "deactivate", "destructor", "uninitialize",
-	/* device-mapper targets, mac80211/cfg80211, configfs, rdma, ... */
-	"dtr", "presuspend", "postsuspend", "dealloc", "leave", "disconn",
-	"drop", "delete", "quiesce", "cancel",
-	NULL
-};
 
 int is_teardown_name(const char *name)
 {
 	/* devm_add_action*(): the core runs the action at unbind */
-	return name && (has_word(name, teardown_words) ||
-			!strncmp(name, "devm_add_action", 15) ||
-			!strcmp(name, "__devm_add_action"));
+	if (!name)
+		return 0;
+	if (has_word(name, teardown_words))
+		return 1;
+	while (*name == '_')
+		name++;
+	return !strncmp(name, "devm_add_action", 15);
 }
 
 /* The single function stored into struct st's member, or NULL. */

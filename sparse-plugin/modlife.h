@@ -77,6 +77,10 @@ int is_this_module(struct expression *e);
 int is_own_symbol(struct symbol *sym);
 int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
+/* words.c, generated from kb/teardown-words.txt, kb/generic-wrappers.txt */
+extern const char *const teardown_words[];
+extern const char *const generic_wrappers[];
+
 /* object keys ("struct foo.a.b", "obj:x") fit in KEYLEN */
 #define KEYLEN 256
 const char *addr_key(struct expression *addr, char *buf, size_t len);

@@ -58,6 +58,20 @@ class KbuildCheckTest(unittest.TestCase):
                          "--modlife-werror" % (SPARSE, KB))
             self.assertNotEqual(res.returncode, 0)
 
+    def test_waits_and_passed_callbacks_under_kbuild(self):
+        """graph.c, the checker's own graph under kbuild, runs what a wait
+        lets run and what a call is handed, as link.py does: the traps
+        are silent, and a flush of another work still reports."""
+        flag = " --modlife-experimental"
+        for trap in ("trap-work-flushed-teardown", "trap-timer-kthread-tail",
+                     "trap-work-foreach-callback", "trap-work-oneshot-wq",
+                     "trap-timer-union-member"):
+            got, out = self.check(trap, extra=flag)
+            self.assertEqual(got, [], trap + out[-2000:])
+        got, out = self.check("work-flush-other-bug", extra=flag)
+        self.assertEqual([g.rsplit(":", 1)[1] for g in got],
+                         ["exit-pending-work"], out[-2000:])
+
     def test_link_after_kbuild_sees_across_files(self):
         """Per file, the fops defined in one file and registered in the
         other is not known to be reachable; the link step knows."""

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * fanpoll: a polling thread samples a fan and arms a watchdog timer that
+ * fanwatch: a polling thread samples a fan and arms a watchdog timer that
  * warns when no sample came in time. The thread stops the watchdog
  * itself once it is told to stop; kthread_stop() in the exit function
  * waits until the thread function has returned, so the watchdog is
@@ -12,52 +12,52 @@
 #include <linux/module.h>
 #include <linux/timer.h>
 
-struct fanpoll {
+struct fanwatch {
 	struct task_struct *thread;
 	struct timer_list watchdog;
 	unsigned long samples;
 };
 
-static struct fanpoll fanpoll;
+static struct fanwatch fanwatch;
 
-static void fanpoll_watchdog(struct timer_list *t)
+static void fanwatch_watchdog(struct timer_list *t)
 {
-	struct fanpoll *fp = from_timer(fp, t, watchdog);
+	struct fanwatch *fp = from_timer(fp, t, watchdog);
 
-	pr_warn("fanpoll: no sample after %lu\n", fp->samples);
+	pr_warn("fanwatch: no sample after %lu\n", fp->samples);
 }
 
-static void fanpoll_sample(struct fanpoll *fp)
+static void fanwatch_sample(struct fanwatch *fp)
 {
 	fp->samples++;
 	mod_timer(&fp->watchdog, jiffies + 2 * HZ);
 }
 
-static int fanpoll_thread(void *data)
+static int fanwatch_thread(void *data)
 {
-	struct fanpoll *fp = data;
+	struct fanwatch *fp = data;
 
 	while (!kthread_should_stop()) {
-		fanpoll_sample(fp);
+		fanwatch_sample(fp);
 		msleep_interruptible(500);
 	}
 	del_timer_sync(&fp->watchdog);
 	return 0;
 }
 
-static int __init fanpoll_init(void)
+static int __init fanwatch_init(void)
 {
-	timer_setup(&fanpoll.watchdog, fanpoll_watchdog, 0);
-	fanpoll.thread = kthread_run(fanpoll_thread, &fanpoll, "fanpoll");
-	return PTR_ERR_OR_ZERO(fanpoll.thread);
+	timer_setup(&fanwatch.watchdog, fanwatch_watchdog, 0);
+	fanwatch.thread = kthread_run(fanwatch_thread, &fanwatch, "fanwatch");
+	return PTR_ERR_OR_ZERO(fanwatch.thread);
 }
 
-static void __exit fanpoll_exit(void)
+static void __exit fanwatch_exit(void)
 {
-	kthread_stop(fanpoll.thread);
+	kthread_stop(fanwatch.thread);
 }
 
-module_init(fanpoll_init);
-module_exit(fanpoll_exit);
+module_init(fanwatch_init);
+module_exit(fanwatch_exit);
 MODULE_DESCRIPTION("Fan polling thread that stops its own watchdog timer");
 MODULE_LICENSE("GPL");

@@ -117,24 +117,66 @@ static const char *wq_inner_key(struct expression *e, const char *key,
 /*
  * A stop counts for the object by its access path ("struct a.b.timer")
  * and by the innermost struct and member ("struct b.timer"): arrays,
- * unions and containers name the same object in other ways.
+ * unions and containers name the same object in other ways. It waits
+ * for the end of the file: one that its function follows by arming or
+ * queueing the object again (cancel, then schedule: a restart) stops
+ * nothing.
  */
+#define STOP_KEYS 6
+struct stop {
+	char fn[KEYLEN], key[KEYLEN];
+	struct symbol *sym;
+	const char *prefix;
+	char keys[STOP_KEYS][KEYLEN];
+	int nkeys;
+	struct position pos;
+};
+static struct stop *stops;
+static int nstops;
+
 static void stop_at(struct symbol *fn, const char *prefix,
-		    struct expression *addr, const char *key)
+		    struct expression *addr, const char *key,
+		    struct position pos)
 {
-	char t[KEYLEN], alt[4][KEYLEN], alt_type[4][KEYLEN];
+	char alt[4][KEYLEN], alt_type[4][KEYLEN];
+	struct stop *st;
 	int i, n;
 
-	reached_both(fn, prefix, key);
-	if (inner_key(addr, key, t, sizeof(t)))
-		reached_both(fn, prefix, t);
+	stops = realloc(stops, (nstops + 1) * sizeof(*stops));
+	st = &stops[nstops++];
+	snprintf(st->fn, sizeof(st->fn), "%s", sym_name(fn));
+	snprintf(st->key, sizeof(st->key), "%s", key);
+	st->sym = fn;
+	st->prefix = prefix;
+	st->pos = pos;
+	st->nkeys = 0;
+	snprintf(st->keys[st->nkeys++], KEYLEN, "%s", key);
+	if (inner_key(addr, key, st->keys[st->nkeys], KEYLEN))
+		st->nkeys++;
 	/* a union's other members that begin alike: the stop may be theirs */
-	n = addr_key_others(addr, alt, alt_type, 4);
+	n = addr_key_others(addr, alt, alt_type, 2);
 	for (i = 0; i < n; i++) {
-		reached_both(fn, prefix, alt[i]);
+		snprintf(st->keys[st->nkeys++], KEYLEN, "%s", alt[i]);
 		if (!generic_key(alt_type[i]))
-			reached_both(fn, prefix, alt_type[i]);
+			snprintf(st->keys[st->nkeys++], KEYLEN, "%s",
+				 alt_type[i]);
 	}
+}
+
+static int rearmed(const struct stop *st);
+
+static void stops_flush(void)
+{
+	int i, j;
+
+	for (i = 0; i < nstops; i++) {
+		if (rearmed(&stops[i]))
+			continue;
+		for (j = 0; j < stops[i].nkeys; j++)
+			reached_both(stops[i].sym, stops[i].prefix,
+				     stops[i].keys[j]);
+	}
+	nstops = 0;
 }
 
 /* unless[i] = prefix + the innermost struct.member, when it differs */
@@ -376,15 +418,34 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 	a->wq[0] = 0;
 }
 
+/* the stop's function arms or queues the object again after it */
+static int rearmed(const struct stop *st)
+{
+	char d[KEYLEN];
+	int i;
+
+	for (i = 0; i < narms; i++) {
+		const struct arm *a = &arms[i];
+
+		if (strcmp(a->fn, st->fn) || !after(a->f.pos, st->pos))
+			continue;
+		if (!strcmp(a->key, st->key) ||
+		    (delayed_of(a->key, d, sizeof(d)) && !strcmp(d, st->key)))
+			return 1;
+	}
+	return 0;
+}
+
 static void async_begin_tu(void)
 {
-	nseen = narms = nlocal = 0;
+	nseen = narms = nlocal = nstops = 0;
 }
 
 static void async_end_tu(void)
 {
 	int i;
 
+	stops_flush();
 	for (i = 0; i < narms; i++)
 		if (!stopped_locally(&arms[i]) &&
 		    first_time(arms[i].kind, arms[i].key))
@@ -552,7 +613,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 
 		if (!addr_key(w, key, sizeof(key)))
 			return;
-		stop_at(ctx->fn, "exit-cancels:", w, key);
+		stop_at(ctx->fn, "exit-cancels:", w, key, call->pos);
 		local_stop(ctx->fn, key, call->pos);
 		/* a flush runs the pending function; a cancel drops it */
 		if (strncmp(name, "flush_", 6))
@@ -591,7 +652,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		if (addr_key(first_expression(call->args), key, sizeof(key))) {
 			stop_at(ctx->fn, name_in(name, timer_stoppers) ?
 				"exit-stops:" : "exit-stops-async:",
-				first_expression(call->args), key);
+				first_expression(call->args), key, call->pos);
 			if (name_in(name, timer_stoppers))
 				local_stop(ctx->fn, key, call->pos);
 		}
@@ -726,7 +787,10 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	report(&f);
 }
 
-/* DEFINE_TIMER(name, fn): ".function = fn" in a static timer_list */
+/*
+ * DEFINE_TIMER(name, fn): ".function = fn" in a static timer_list; the
+ * static work items of DECLARE_WORK() and DECLARE_DELAYED_WORK() alike
+ */
 static void timer_leaf(struct symbol *obj, struct symbol *member,
 		       struct expression *value, unsigned long offset)
 {
@@ -750,6 +814,25 @@ static void timer_leaf(struct symbol *obj, struct symbol *member,
 	    !strcmp(id_str(member->ident), "function") &&
 	    !strcmp(id_str(c->ident), "timer_list") && own_function(value))
 		provide("timer-fn:obj:%s", sym_name(obj));
+
+	/* DECLARE_WORK(name, fn), DECLARE_DELAYED_WORK(name, fn) */
+	if (member && member->ident && c && c->ident &&
+	    !strcmp(id_str(member->ident), "func") &&
+	    !strcmp(id_str(c->ident), "work_struct") && own_function(value)) {
+		struct symbol *t = strip_type(obj);
+		char key[KEYLEN];
+
+		if (t == c)
+			snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
+		else if (begins_with_struct(t, "delayed_work"))
+			snprintf(key, sizeof(key), "obj:%s.work",
+				 sym_name(obj));
+		else
+			return;
+		provide_both("work-fn:", key);
+		fact_runs(key, expr_symbol(value));
+		bind_callback(expr_symbol(value), key);
+	}
 }
 
 static void async_object(struct symbol *obj)

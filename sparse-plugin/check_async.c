@@ -361,25 +361,25 @@ static int after(struct position a, struct position b)
 	return a.line > b.line || (a.line == b.line && a.pos > b.pos);
 }
 
-/* stopped again later in the function that armed it */
-static int stopped_locally(const struct arm *a)
+/* a stop of @key in @fn after @pos */
+static int stop_after(const char *fn, const char *key, struct position pos)
 {
 	char k[KEYLEN * 2 + 2];
 	int i;
 
-	snprintf(k, sizeof(k), "%s %s", a->fn, a->key);
+	snprintf(k, sizeof(k), "%s %s", fn, key);
 	for (i = 0; i < nlocal; i++)
 		if (!strcmp(local_stops[i].k, k) &&
-		    after(local_stops[i].pos, a->f.pos))
-			return 1;
-	if (!a->wq[0])
-		return 0;
-	snprintf(k, sizeof(k), "%s %s", a->fn, a->wq);
-	for (i = 0; i < nlocal; i++)
-		if (!strcmp(local_stops[i].k, k) &&
-		    after(local_stops[i].pos, a->f.pos))
+		    after(local_stops[i].pos, pos))
 			return 1;
 	return 0;
+}
+
+/* stopped again later in the function that armed it, or its queue */
+static int stopped_locally(const struct arm *a)
+{
+	return stop_after(a->fn, a->key, a->f.pos) ||
+	       (a->wq[0] && stop_after(a->fn, a->wq, a->f.pos));
 }
 
 /*

@@ -418,7 +418,41 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 	a->wq[0] = 0;
 }
 
-/* the stop's function arms or queues the object again after it */
+/* the return statements of the file, by function: "stop; return;" */
+struct ret_site {
+	char fn[KEYLEN];
+	struct position pos;
+};
+static struct ret_site *rets;
+static int nrets;
+
+static void async_ret(struct walk_ctx *ctx, struct statement *stmt)
+{
+	if (!ctx->fn)
+		return;
+	rets = realloc(rets, (nrets + 1) * sizeof(*rets));
+	snprintf(rets[nrets].fn, KEYLEN, "%s", sym_name(ctx->fn));
+	rets[nrets++].pos = stmt->pos;
+}
+
+/* a return of @fn between @from and @to: the stop may end the function */
+static int return_between(const char *fn, struct position from,
+			  struct position to)
+{
+	int i;
+
+	for (i = 0; i < nrets; i++)
+		if (!strcmp(rets[i].fn, fn) && after(rets[i].pos, from) &&
+		    after(to, rets[i].pos))
+			return 1;
+	return 0;
+}
+
+/*
+ * The stop's function arms or queues the object again after it, with no
+ * return in between (a branch "if (!on) { del_timer_sync(); return; }"
+ * ahead of the arm is a stop).
+ */
 static int rearmed(const struct stop *st)
 {
 	char d[KEYLEN];
@@ -427,7 +461,8 @@ static int rearmed(const struct stop *st)
 	for (i = 0; i < narms; i++) {
 		const struct arm *a = &arms[i];
 
-		if (strcmp(a->fn, st->fn) || !after(a->f.pos, st->pos))
+		if (strcmp(a->fn, st->fn) || !after(a->f.pos, st->pos) ||
+		    return_between(st->fn, st->pos, a->f.pos))
 			continue;
 		if (!strcmp(a->key, st->key) ||
 		    (delayed_of(a->key, d, sizeof(d)) && !strcmp(d, st->key)))
@@ -438,7 +473,7 @@ static int rearmed(const struct stop *st)
 
 static void async_begin_tu(void)
 {
-	nseen = narms = nlocal = nstops = 0;
+	nseen = narms = nlocal = nstops = nrets = 0;
 }
 
 static void async_end_tu(void)
@@ -885,5 +920,6 @@ const struct modlife_check check_async = {
 	.call = async_call,
 	.assign = async_assign,
 	.decl = async_decl,
+	.ret = async_ret,
 	.object = async_object,
 };

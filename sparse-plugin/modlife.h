@@ -33,6 +33,7 @@ struct modlife_check {
 	void (*assign)(struct walk_ctx *ctx, struct expression *assign);
 	void (*symref)(struct walk_ctx *ctx, struct symbol *sym);
 	void (*decl)(struct walk_ctx *ctx, struct symbol *local);
+	void (*ret)(struct walk_ctx *ctx, struct statement *stmt);
 	void (*object)(struct symbol *obj);	/* static-storage object */
 	void (*end_tu)(void);
 };

@@ -158,6 +158,9 @@ static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
 		return;
 	case STMT_RETURN:
 		walk_expr(ctx, stmt->ret_value);
+		FOR_EACH_CHECK(c)
+			if (c->ret)
+				c->ret(ctx, stmt);
 		return;
 	case STMT_SWITCH:
 		walk_expr(ctx, stmt->switch_expression);

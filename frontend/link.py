@@ -36,8 +36,17 @@ TEARDOWN_WORDS = re.compile(
     % "|".join(map(re.escape, paths.kb_list("teardown-words"))))
 
 
+TEARDOWN_OPS = frozenset(paths.kb_list("teardown-ops"))
+
+
 def is_teardown_name(name):
     return bool(name and TEARDOWN_WORDS.search(name))
+
+
+def is_teardown_store(struct, member):
+    """A function stored into struct's member may run before the unload."""
+    return is_teardown_name(member) or \
+        "%s.%s" % (struct, member) in TEARDOWN_OPS
 
 
 class CallGraph:
@@ -75,7 +84,7 @@ class CallGraph:
                 if f.get("from"):
                     self.passes[f["from"]].append(f["fn"])
                 impls[(f["struct"], f["member"])].add(f["fn"])
-                if is_teardown_name(f["member"]):
+                if is_teardown_store(f["struct"], f["member"]):
                     self.may_roots.append(f["fn"])
                 if f["member"] in TEARDOWN and f.get("obj"):
                     self.teardown[f["obj"]].append(f["fn"])

@@ -122,7 +122,7 @@ static const char *wq_inner_key(struct expression *e, const char *key,
  * queueing the object again (cancel, then schedule: a restart) stops
  * nothing.
  */
-#define STOP_KEYS 6
+#define STOP_KEYS 20
 struct stop {
 	char fn[KEYLEN], key[KEYLEN];
 	struct symbol *sym;
@@ -130,15 +130,27 @@ struct stop {
 	char keys[STOP_KEYS][KEYLEN];
 	int nkeys;
 	struct position pos;
+	struct branches br;
 };
 static struct stop *stops;
 static int nstops;
 
-static void stop_at(struct symbol *fn, const char *prefix,
+static int has_key(const struct stop *st, const char *key)
+{
+	int i;
+
+	for (i = 0; i < st->nkeys; i++)
+		if (!strcmp(st->keys[i], key))
+			return 1;
+	return 0;
+}
+
+static void stop_at(struct walk_ctx *ctx, const char *prefix,
 		    struct expression *addr, const char *key,
 		    struct position pos)
 {
-	char alt[4][KEYLEN], alt_type[4][KEYLEN];
+	struct symbol *fn = ctx->fn;
+	char alt[6][KEYLEN], alt_type[6][KEYLEN];
 	struct stop *st;
 	int i, n;
 
@@ -149,18 +161,24 @@ static void stop_at(struct symbol *fn, const char *prefix,
 	st->sym = fn;
 	st->prefix = prefix;
 	st->pos = pos;
+	st->br = ctx->br;
 	st->nkeys = 0;
 	snprintf(st->keys[st->nkeys++], KEYLEN, "%s", key);
 	if (inner_key(addr, key, st->keys[st->nkeys], KEYLEN))
 		st->nkeys++;
 	/* a union's other members that begin alike: the stop may be theirs */
-	n = addr_key_others(addr, alt, alt_type, 2);
+	n = addr_key_others(addr, alt, alt_type, 6);
 	for (i = 0; i < n; i++) {
 		snprintf(st->keys[st->nkeys++], KEYLEN, "%s", alt[i]);
 		if (!generic_key(alt_type[i]))
 			snprintf(st->keys[st->nkeys++], KEYLEN, "%s",
 				 alt_type[i]);
 	}
+	/* the paths from the named structs it passes through */
+	n = addr_key_suffixes(addr, alt, 4);
+	for (i = 0; i < n; i++)
+		if (!generic_key(alt[i]) && !has_key(st, alt[i]))
+			snprintf(st->keys[st->nkeys++], KEYLEN, "%s", alt[i]);
 }
 
 static int rearmed(const struct stop *st);
@@ -327,6 +345,7 @@ struct arm {
 	struct finding f;
 	char fn[KEYLEN], key[KEYLEN], kind[8];
 	char wq[KEYLEN];	/* a workqueue local to the function */
+	struct branches br;
 };
 static struct arm *arms;
 static int narms;
@@ -416,6 +435,7 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	snprintf(a->kind, sizeof(a->kind), "%s", kind);
 	a->wq[0] = 0;
+	a->br = ctx->br;
 }
 
 /* the return statements of the file, by function: "stop; return;" */
@@ -451,7 +471,8 @@ static int return_between(const char *fn, struct position from,
 /*
  * The stop's function arms or queues the object again after it, with no
  * return in between (a branch "if (!on) { del_timer_sync(); return; }"
- * ahead of the arm is a stop).
+ * ahead of the arm is a stop), on every path: "cancel; if (on) queue;"
+ * still stops when the flag is off.
  */
 static int rearmed(const struct stop *st)
 {
@@ -462,7 +483,8 @@ static int rearmed(const struct stop *st)
 		const struct arm *a = &arms[i];
 
 		if (strcmp(a->fn, st->fn) || !after(a->f.pos, st->pos) ||
-		    return_between(st->fn, st->pos, a->f.pos))
+		    return_between(st->fn, st->pos, a->f.pos) ||
+		    !branches_enclose(&a->br, &st->br))
 			continue;
 		if (!strcmp(a->key, st->key) ||
 		    (delayed_of(a->key, d, sizeof(d)) && !strcmp(d, st->key)))
@@ -547,6 +569,13 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 		f.unless[1] = "exit-calls:flush_scheduled_work";
 	}
 	unless_sock_pinned(&f, nth_arg(call, q->obj));
+	/* "schedule_work(&x->dwork.work)": cancelling x->dwork stops it */
+	if (type_key(nth_arg(call, q->obj), t, sizeof(t)) &&
+	    !strcmp(t, "struct delayed_work.work") &&
+	    delayed_of(key, t, sizeof(t))) {
+		snprintf(k, sizeof(k), "exit-cancels:%s", t);
+		f.unless[6] = strdup(k);
+	}
 	snprintf(f.message, sizeof(f.message),
 		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 		 q->name, key_label(key));
@@ -648,7 +677,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 
 		if (!addr_key(w, key, sizeof(key)))
 			return;
-		stop_at(ctx->fn, "exit-cancels:", w, key, call->pos);
+		stop_at(ctx, "exit-cancels:", w, key, call->pos);
 		local_stop(ctx->fn, key, call->pos);
 		/* a flush runs the pending function; a cancel drops it */
 		if (strncmp(name, "flush_", 6))
@@ -685,7 +714,7 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	if (name_in(name, timer_stoppers) ||
 	    name_in(name, timer_async_stoppers)) {
 		if (addr_key(first_expression(call->args), key, sizeof(key))) {
-			stop_at(ctx->fn, name_in(name, timer_stoppers) ?
+			stop_at(ctx, name_in(name, timer_stoppers) ?
 				"exit-stops:" : "exit-stops-async:",
 				first_expression(call->args), key, call->pos);
 			if (name_in(name, timer_stoppers))

@@ -175,6 +175,23 @@ int is_teardown_name(const char *name)
 	return !strncmp(name, "devm_add_action", 15);
 }
 
+/* A function stored into @st's @member may run before the unload. */
+int is_teardown_store(const char *st, const char *member)
+{
+	const char *const *w;
+	size_t n;
+
+	if (is_teardown_name(member))
+		return 1;
+	for (w = teardown_ops; st && member && *w; w++) {
+		n = strlen(st);
+		if (!strncmp(*w, st, n) && (*w)[n] == '.' &&
+		    !strcmp(*w + n + 1, member))
+			return 1;
+	}
+	return 0;
+}
+
 /* The single function stored into struct st's member, or NULL. */
 static const char *single_impl(const char *st, const char *member)
 {
@@ -251,7 +268,7 @@ void graph_reach(const char *root, int mode)
 	else
 		visit(root, NULL, 0);
 	for (i = 0; may && i < nstores; i++)
-		if (is_teardown_name(stores[i].member))
+		if (is_teardown_store(stores[i].st, stores[i].member))
 			visit(stores[i].fn, NULL, 0);
 	for (i = 0; may && i < nexported; i++)
 		if (is_teardown_name(exported[i]))

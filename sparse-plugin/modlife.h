@@ -15,9 +15,19 @@
 #include "scope.h"
 
 /* What the walker knows while it visits one expression. */
+/* the conditional branches around a statement: if arms, switches, loops */
+#define MAX_BRANCH 8
+struct branches {
+	const void *b[MAX_BRANCH];
+	int n;			/* may exceed MAX_BRANCH: deeper ones unkept */
+};
+int branches_enclose(const struct branches *outer,
+		     const struct branches *inner);
+
 struct walk_ctx {
 	struct symbol *fn;	/* function whose body is walked, or NULL */
 	struct symbol *obj;	/* object whose initializer is walked, or NULL */
+	struct branches br;
 };
 
 /*
@@ -80,6 +90,7 @@ int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
 /* words.c, generated from kb/teardown-words.txt, kb/generic-wrappers.txt */
 extern const char *const teardown_words[];
+extern const char *const teardown_ops[];
 extern const char *const generic_wrappers[];
 
 /* object keys ("struct foo.a.b", "obj:x") fit in KEYLEN */
@@ -87,6 +98,7 @@ extern const char *const generic_wrappers[];
 const char *addr_key(struct expression *addr, char *buf, size_t len);
 int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
 		    char (*types)[KEYLEN], int max);
+int addr_key_suffixes(struct expression *addr, char (*keys)[KEYLEN], int max);
 struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
 struct symbol *root_struct(struct expression *addr);
@@ -129,6 +141,7 @@ int graph_reached(const char *fn);
 const char *graph_path(const char *fn, char *buf, size_t len);
 void graph_reset(void);
 int is_teardown_member(const char *m);
+int is_teardown_store(const char *st, const char *member);
 
 /* emit.c: facts (JSON lines) and findings */
 void facts_open(const char *path);

@@ -740,6 +740,35 @@ int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
 	return n;
 }
 
+/*
+ * "&guc->ct.requests.worker" is also "struct intel_guc_ct.requests.worker",
+ * the path from each named struct the steps pass through: what code
+ * given the inner struct arms, the container's teardown may stop.
+ */
+int addr_key_suffixes(struct expression *addr, char (*keys)[KEYLEN], int max)
+{
+	struct chain c;
+	int i, j, n = 0;
+
+	addr = strip_expr(addr);
+	if (!addr || addr->type != EXPR_BINOP || addr->op != '+' ||
+	    !resolve_chain(addr, NULL, &c))
+		return 0;
+	for (i = 0; i < c.n - 1 && n < max; i++) {
+		struct symbol *t = strip_type(c.m[i]);
+		size_t used;
+
+		if (!ml_is_struct(t) || !t->ident)
+			continue;
+		used = snprintf(keys[n], KEYLEN, "%s", type_name(t));
+		for (j = i + 1; j < c.n && used < KEYLEN; j++)
+			used += snprintf(keys[n] + used, KEYLEN - used, ".%s",
+					 id_str(c.m[j]->ident));
+		n++;
+	}
+	return n;
+}
+
 static const char *addr_key_of(struct expression *addr, struct symbol *leaf,
 			       char *buf, size_t len)
 {

@@ -133,6 +133,37 @@ static void walk_expr(struct walk_ctx *ctx, struct expression *expr)
 	}
 }
 
+/* walk @stmt as code that runs only on some paths (@id: which branch) */
+static void walk_branch(struct walk_ctx *ctx, struct statement *stmt,
+			const void *id)
+{
+	if (!stmt)
+		return;
+	if (ctx->br.n < MAX_BRANCH)
+		ctx->br.b[ctx->br.n] = id;
+	ctx->br.n++;
+	walk_stmt(ctx, stmt);
+	ctx->br.n--;
+}
+
+/*
+ * Is every branch around @outer's statement also around @inner's: does
+ * code at @outer run whenever code at @inner (earlier in one function)
+ * has run and the function goes on? Too deep to tell: no.
+ */
+int branches_enclose(const struct branches *outer,
+		     const struct branches *inner)
+{
+	int i;
+
+	if (outer->n > MAX_BRANCH || outer->n > inner->n)
+		return 0;
+	for (i = 0; i < outer->n; i++)
+		if (outer->b[i] != inner->b[i])
+			return 0;
+	return 1;
+}
+
 static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
 {
 	struct statement *s;
@@ -153,8 +184,8 @@ static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
 		return;
 	case STMT_IF:
 		walk_expr(ctx, stmt->if_conditional);
-		walk_stmt(ctx, stmt->if_true);
-		walk_stmt(ctx, stmt->if_false);
+		walk_branch(ctx, stmt->if_true, stmt->if_true);
+		walk_branch(ctx, stmt->if_false, stmt->if_false);
 		return;
 	case STMT_RETURN:
 		walk_expr(ctx, stmt->ret_value);
@@ -164,7 +195,7 @@ static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
 		return;
 	case STMT_SWITCH:
 		walk_expr(ctx, stmt->switch_expression);
-		walk_stmt(ctx, stmt->switch_statement);
+		walk_branch(ctx, stmt->switch_statement, stmt);
 		return;
 	case STMT_CASE:
 		walk_stmt(ctx, stmt->case_statement);
@@ -176,7 +207,7 @@ static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt)
 		walk_decls(ctx, stmt->iterator_syms);
 		walk_stmt(ctx, stmt->iterator_pre_statement);
 		walk_expr(ctx, stmt->iterator_pre_condition);
-		walk_stmt(ctx, stmt->iterator_statement);
+		walk_branch(ctx, stmt->iterator_statement, stmt);
 		walk_stmt(ctx, stmt->iterator_post_statement);
 		walk_expr(ctx, stmt->iterator_post_condition);
 		return;
@@ -287,7 +318,7 @@ void walk_tu(struct symbol_list *syms)
 {
 	struct symbol_list *superseded = NULL;
 	struct symbol *sym;
-	struct walk_ctx ctx;
+	struct walk_ctx ctx = { 0 };
 
 	tu.init_fn = testfn_target("__inittest");
 	tu.exit_fn = testfn_target("__exittest");

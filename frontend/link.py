@@ -62,6 +62,7 @@ class CallGraph:
         self.runs = collections.defaultdict(list)
         self.queued = collections.defaultdict(list)
         self.passes = collections.defaultdict(list)
+        defined, elsewhere = set(), set()
         for f in facts:
             k = f.get("k")
             if k == "call" and f.get("from"):
@@ -74,12 +75,21 @@ class CallGraph:
                 self.queued[f["on"]].append(f["item"])
             elif k == "icall":
                 self.icalls[f["from"]].append((f["struct"], f["member"]))
+            elif k == "puts_module":
+                # gives back its module's reference: what it does
+                # first is done before the module can go (graph.c)
+                self.may_roots.append(f["fn"])
             elif k == "unreg_driver":
                 self.unregs[f["from"]].append(f["driver"])
             elif k == "fn" and f.get("exported"):
                 self.exported.append(f["name"])
                 if is_teardown_name(f["name"]):
                     self.may_roots.append(f["name"])
+            elif k == "fn" and not f.get("static"):
+                defined.add(f["name"])
+            elif k == "export":
+                # EXPORT_SYMBOL() in another file than the definition
+                elsewhere.add(f["name"])
             elif k == "store":
                 if f.get("from"):
                     self.passes[f["from"]].append(f["fn"])
@@ -88,6 +98,10 @@ class CallGraph:
                     self.may_roots.append(f["fn"])
                 if f["member"] in TEARDOWN and f.get("obj"):
                     self.teardown[f["obj"]].append(f["fn"])
+        for name in sorted((defined & elsewhere) - set(self.exported)):
+            self.exported.append(name)
+            if is_teardown_name(name):
+                self.may_roots.append(name)
         self.impls = {k: sorted(v) for k, v in impls.items()}
         self.single = {k: v[0] for k, v in self.impls.items()
                        if len(v) == 1}

@@ -10,6 +10,7 @@
 
 static void facts_begin_tu(void)
 {
+	struct symbol *sym;
 	const char *p;
 
 	/* "own-file:drivers/foo/bar.c", ".../foo/bar.c", "bar.c": the
@@ -31,6 +32,26 @@ static void facts_begin_tu(void)
 	}
 	if (tu.init_fn)
 		provide("module-init");
+
+	/*
+	 * EXPORT_SYMBOL(fn) in a file that does not define fn (fs/dlm's
+	 * main.c exports lockspace.c's functions): the link step marks fn
+	 * exported wherever the module defines it
+	 */
+	FOR_EACH_PTR(tu.symbols, sym) {
+		const char *name = sym->ident ? id_str(sym->ident) : "";
+		struct symbol *fn;
+
+		/* EXPORT_SYMBOL() leaves an __ADDRESSABLE(fn) */
+		if (strncmp(name, "__UNIQUE_ID___addressable_", 26))
+			continue;
+		fn = base_object(sym->initializer);
+		if (!fn || !ml_is_function(fn) || !is_exported_symbol(fn))
+			continue;
+		fact_begin("export");
+		fact_str("name", sym_name(fn));
+		fact_end();
+	} END_FOR_EACH_PTR(sym);
 }
 
 static void facts_function(struct symbol *fn)

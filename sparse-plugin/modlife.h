@@ -67,6 +67,7 @@ struct tu_state {
 	struct symbol *exit_fn;	/* module_exit() target */
 	struct symbol_list *objects;	/* static-storage objects of this TU */
 	struct symbol_list *functions;	/* function definitions of this TU */
+	struct symbol_list *symbols;	/* every top-level symbol of this TU */
 };
 extern struct tu_state tu;
 extern int kb_mode;
@@ -130,6 +131,7 @@ void graph_unreg(const char *from, const char *drv);
 void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
 void graph_export(const char *fn);
+void graph_puts_module(const char *fn);
 void graph_waits(const char *from, const char *key);
 void graph_passes(const char *from, const char *fn);
 void graph_runs(const char *key, const char *fn);

@@ -508,6 +508,30 @@ static struct symbol *member_at(struct symbol *st, unsigned long off, int any)
 }
 
 /*
+ * The struct an explicit cast points to: "((struct foo_sb *)sb->s_fs_info)",
+ * as filesystems' FOO_SB(sb) accessors read a void pointer.
+ */
+static struct symbol *cast_struct(struct expression *e)
+{
+	while (e) {
+		if (e->type == EXPR_CAST || e->type == EXPR_FORCE_CAST) {
+			struct symbol *t = pointee_struct(e->ctype);
+
+			if (t)
+				return t;
+			e = e->cast_expression;
+		} else if (e->type == EXPR_IMPLIED_CAST) {
+			e = e->cast_expression;
+		} else if (e->type == EXPR_PREOP && e->op == '(') {
+			e = e->unop;
+		} else {
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+/*
  * Each "." or "->" leaves one "+ offset" step; in a union every member
  * starts at the same offset, so offsets alone do not tell "u.a.x" from
  * "u.b.y". The steps are matched against the members that start there,
@@ -574,6 +598,7 @@ static int resolve_chains(struct expression *addr, struct symbol *leaf,
 {
 	unsigned long off[MAX_STEPS];
 	struct symbol *type = NULL;
+	struct expression *raw = NULL;
 	struct chain c;
 	int i, n = 0;
 
@@ -589,7 +614,11 @@ static int resolve_chains(struct expression *addr, struct symbol *leaf,
 		if (n == MAX_STEPS)
 			return 0;
 		off[n++] = addr->right->value;
-		addr = strip_expr(addr->left);
+		raw = addr->left;
+		/* a cast to a struct pointer starts the steps anew */
+		if (cast_struct(raw))
+			break;
+		addr = strip_expr(raw);
 	}
 	if (!n || !addr)
 		return 0;
@@ -600,7 +629,7 @@ static int resolve_chains(struct expression *addr, struct symbol *leaf,
 		off[n - 1 - i] = x;
 	}
 	c.n = n;
-	c.st = addr_struct(addr);
+	c.st = addr_struct(raw);
 	if (c.st)
 		match_steps(c.st, off, 0, &c, out, leaf, type, 0);
 	return out->n;
@@ -649,6 +678,9 @@ struct symbol *addr_struct(struct expression *addr)
 {
 	struct symbol *m, *t;
 
+	t = cast_struct(addr);
+	if (t)
+		return t;
 	addr = strip_expr(addr);
 	if (!addr)
 		return NULL;

@@ -320,6 +320,7 @@ void walk_tu(struct symbol_list *syms)
 	struct symbol *sym;
 	struct walk_ctx ctx = { 0 };
 
+	tu.symbols = syms;
 	tu.init_fn = testfn_target("__inittest");
 	tu.exit_fn = testfn_target("__exittest");
 

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What makes the stops of three corpus traps count, one edit at a time:
+each trap is silent as shipped, and reports the pending work again when
+the one thing that lets its stop run before unload is taken away."""
+import os
+import unittest
+
+from util import TempDir, copy_module, finding_keys, scan
+
+
+def edit(path, old, new):
+    with open(path) as f:
+        text = f.read()
+    assert old in text, (path, old)
+    with open(path, "w") as f:
+        f.write(text.replace(old, new))
+
+
+class TeardownRootTest(unittest.TestCase):
+    def scan_edited(self, name, filename, *edits):
+        with TempDir() as tmp:
+            d = copy_module(name, tmp)
+            for old, new in edits:
+                edit(os.path.join(d, filename), old, new)
+            rc, data, err = scan([d], "--no-cocci")
+            self.assertIsNotNone(data, err)
+            return finding_keys(data, d)
+
+    def test_cast_accessor_names_the_member_it_reaches(self):
+        # a stop through TLOGFS_SB(sb) of another member stops nothing
+        got = self.scan_edited(
+            "trap-work-fs-unmount", "tlogfs.c",
+            ("cancel_delayed_work_sync(&TLOGFS_SB(sb)->mdb_work);",
+             "cancel_delayed_work_sync(&TLOGFS_SB(sb)->wbuf_dwork);"))
+        self.assertEqual(got, ["tlogfs.c:74:exit-pending-work"])
+
+    def test_kill_sb_destroys_the_queue(self):
+        # without .sync_fs's flush, only .kill_sb stops the commit work
+        no_flush = ("\tif (wait)\n\t\tflush_work(&sbi->commit_work);\n", "")
+        got = self.scan_edited("trap-work-fs-unmount", "tlogfs.c", no_flush)
+        self.assertEqual(got, [])
+        got = self.scan_edited(
+            "trap-work-fs-unmount", "tlogfs.c", no_flush,
+            ("\t.kill_sb\t= tlogfs_kill_sb,\n",
+             "\t.kill_sb\t= kill_litter_super,\n"))
+        self.assertEqual(got, ["tlogfs.c:51:exit-pending-work"])
+
+    def test_sync_fs_cancels_the_flush(self):
+        got = self.scan_edited(
+            "trap-work-fs-unmount", "tlogfs.c",
+            ("\t.sync_fs\t= tlogfs_sync_fs,\n", ""))
+        self.assertEqual(got, ["tlogfs.c:70:exit-pending-work"])
+
+    def test_module_put_makes_the_stop_count(self):
+        got = self.scan_edited(
+            "trap-work-module-ref-put", "pulsegen.c",
+            ("\tmodule_put(THIS_MODULE);\n\treturn 0;\n}\n\nstatic long",
+             "\treturn 0;\n}\n\nstatic long"))
+        self.assertEqual(got, ["pulsegen.c:36:exit-pending-work"])
+
+    def test_export_in_another_file_makes_the_stop_count(self):
+        got = self.scan_edited(
+            "trap-work-export-elsewhere", "sampq-main.c",
+            ("EXPORT_SYMBOL_GPL(sampq_close_chan);\n", ""))
+        self.assertEqual(got, ["sampq-core.c:27:exit-pending-work"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -75,10 +75,6 @@ class CallGraph:
                 self.queued[f["on"]].append(f["item"])
             elif k == "icall":
                 self.icalls[f["from"]].append((f["struct"], f["member"]))
-            elif k == "puts_module":
-                # gives back its module's reference: what it does
-                # first is done before the module can go (graph.c)
-                self.may_roots.append(f["fn"])
             elif k == "unreg_driver":
                 self.unregs[f["from"]].append(f["driver"])
             elif k == "fn" and f.get("exported"):

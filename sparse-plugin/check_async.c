@@ -658,10 +658,6 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 	     is_this_module(first_expression(call->args))) ||
 	    !strcmp(name, "module_put_and_kthread_exit")) {
 		provide("pins:%s", sym_name(ctx->fn));
-		fact_begin("puts_module");
-		fact_str("fn", sym_name(ctx->fn));
-		fact_end();
-		graph_puts_module(sym_name(ctx->fn));
 		return;
 	}
 	if (!strcmp(name, "flush_scheduled_work")) {

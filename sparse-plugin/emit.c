@@ -97,17 +97,50 @@ void fact_end(void)
 
 /* ---- provided keys ---- */
 
+/*
+ * A "local" key holds in this file's own view only: it is not written as
+ * a fact, so the link step, which sees every file, decides it itself.
+ */
 static char **keys;
+static char *key_local;
 static int nkeys, keys_cap;
 
-int is_provided(const char *key)
+static int key_index(const char *key)
 {
 	int i;
 
 	for (i = 0; i < nkeys; i++)
 		if (!strcmp(keys[i], key))
-			return 1;
-	return 0;
+			return i;
+	return -1;
+}
+
+int is_provided(const char *key)
+{
+	return key_index(key) >= 0;
+}
+
+static void add_key(const char *key, int local)
+{
+	int i = key_index(key);
+
+	if (i >= 0 && (local || !key_local[i]))
+		return;
+	if (i < 0) {
+		if (nkeys == keys_cap) {
+			keys_cap = keys_cap ? keys_cap * 2 : 64;
+			keys = realloc(keys, keys_cap * sizeof(*keys));
+			key_local = realloc(key_local, keys_cap);
+		}
+		i = nkeys++;
+		keys[i] = strdup(key);
+	}
+	key_local[i] = local;
+	if (local)
+		return;
+	fact_begin("provide");
+	fact_str("key", key);
+	fact_end();
 }
 
 void provide(const char *fmt, ...)
@@ -118,16 +151,7 @@ void provide(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (is_provided(buf))
-		return;
-	if (nkeys == keys_cap) {
-		keys_cap = keys_cap ? keys_cap * 2 : 64;
-		keys = realloc(keys, keys_cap * sizeof(*keys));
-	}
-	keys[nkeys++] = strdup(buf);
-	fact_begin("provide");
-	fact_str("key", buf);
-	fact_end();
+	add_key(buf, 0);
 }
 
 struct implication {
@@ -206,7 +230,13 @@ static void close_reach(void)
 			if (conds[i].mode == order[m] &&
 			    graph_reached(conds[i].fn) !=
 			    (order[m] == REACH_EXPORTS))
-				provide("%s", conds[i].key);
+				/*
+				 * "no export reaches it" may not hold for
+				 * the module: another file may export a
+				 * function of this one
+				 */
+				add_key(conds[i].key,
+					order[m] == REACH_EXPORTS);
 	}
 }
 
@@ -216,12 +246,17 @@ static void close_implications(void)
 
 	while (changed) {
 		changed = 0;
-		for (i = 0; i < nimpl; i++)
-			if (is_provided(impl[i].if_key) &&
-			    !is_provided(impl[i].then_key)) {
-				provide("%s", impl[i].then_key);
-				changed = 1;
-			}
+		for (i = 0; i < nimpl; i++) {
+			int a = key_index(impl[i].if_key);
+			int b = key_index(impl[i].then_key);
+
+			/* what a local key implies is local too */
+			if (a < 0 || (b >= 0 && (key_local[a] ||
+						 !key_local[b])))
+				continue;
+			add_key(impl[i].then_key, key_local[a]);
+			changed = 1;
+		}
 	}
 }
 

@@ -14,9 +14,7 @@
  * as extra roots every function stored into a teardown-like member
  * (.remove, .shutdown, .release, .ndo_stop, ...) and every exported
  * teardown-like function (a library's dependents call it before they,
- * and so the library, can be unloaded), and every function that gives
- * back a reference to its own module (module_put(THIS_MODULE): what it
- * does first is done before the module can go). It also runs callbacks that a
+ * and so the library, can be unloaded). It also runs callbacks that a
  * call waits for: flush_work(&w) and destroying w's workqueue run w's
  * function, kthread_stop(t) lets t's function return; and a function
  * passed to a call may run then. The "exports"
@@ -56,8 +54,6 @@ static char **exported;
 static int nexported;
 static struct runs *runs;
 static int nruns;
-static char **putters;
-static int nputters;
 
 static char *dup0(const char *s)
 {
@@ -136,13 +132,6 @@ void graph_export(const char *fn)
 {
 	exported = realloc(exported, (nexported + 1) * sizeof(*exported));
 	exported[nexported++] = strdup(fn);
-}
-
-/* The may graph's roots: @fn does module_put(THIS_MODULE). */
-void graph_puts_module(const char *fn)
-{
-	putters = realloc(putters, (nputters + 1) * sizeof(*putters));
-	putters[nputters++] = strdup(fn);
 }
 
 static int same(const char *a, const char *b)
@@ -284,8 +273,6 @@ void graph_reach(const char *root, int mode)
 	for (i = 0; may && i < nexported; i++)
 		if (is_teardown_name(exported[i]))
 			visit(exported[i], NULL, 0);
-	for (i = 0; may && i < nputters; i++)
-		visit(putters[i], NULL, 0);
 	for (i = 0; i < nreach; i++) {
 		const char *fn = reach[i].fn;
 
@@ -367,13 +354,11 @@ void graph_reset(void)
 	}
 	for (i = 0; i < nexported; i++)
 		free(exported[i]);
-	for (i = 0; i < nputters; i++)
-		free(putters[i]);
 	for (i = 0; i < nruns; i++) {
 		free(runs[i].key);
 		free(runs[i].fn);
 		free(runs[i].on);
 	}
 	clear_reach();
-	nedges = nstores = nexported = nruns = nputters = 0;
+	nedges = nstores = nexported = nruns = 0;
 }

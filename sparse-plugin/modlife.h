@@ -131,7 +131,6 @@ void graph_unreg(const char *from, const char *drv);
 void graph_store(const char *st, const char *member, const char *fn,
 		 const char *obj);
 void graph_export(const char *fn);
-void graph_puts_module(const char *fn);
 void graph_waits(const char *from, const char *key);
 void graph_passes(const char *from, const char *fn);
 void graph_runs(const char *key, const char *fn);

@@ -1,11 +1,47 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What makes the stops of three corpus traps count, one edit at a time:
+"""What makes the stops of two corpus traps count, one edit at a time:
 each trap is silent as shipped, and reports the pending work again when
 the one thing that lets its stop run before unload is taken away."""
 import os
 import unittest
 
-from util import TempDir, copy_module, finding_keys, scan
+from util import TempDir, copy_module, finding_keys, scan, write
+
+# a library: the device is registered for dependent modules, through a
+# function that the module's other file exports
+GADLIB_MAIN = """\
+#include <linux/device.h>
+#include <linux/module.h>
+
+int gadlib_add(void);
+
+static struct device gadlib_dev;
+
+int gadlib_add(void)
+{
+	dev_set_name(&gadlib_dev, "gadlib");
+	return device_register(&gadlib_dev);
+}
+
+static int __init gadlib_init(void)
+{
+	return 0;
+}
+
+static void __exit gadlib_exit(void)
+{
+}
+
+module_init(gadlib_init);
+module_exit(gadlib_exit);
+MODULE_LICENSE("GPL");
+"""
+GADLIB_EXPORTS = """\
+#include <linux/export.h>
+
+int gadlib_add(void);
+EXPORT_SYMBOL_GPL(gadlib_add);
+"""
 
 
 def edit(path, old, new):
@@ -25,6 +61,14 @@ class TeardownRootTest(unittest.TestCase):
             rc, data, err = scan([d], "--no-cocci")
             self.assertIsNotNone(data, err)
             return finding_keys(data, d)
+
+    def test_traps_are_silent_as_shipped(self):
+        for name in ("trap-work-fs-unmount", "trap-work-export-elsewhere"):
+            with TempDir() as tmp:
+                d = copy_module(name, tmp)
+                rc, data, err = scan([d], "--no-cocci")
+                self.assertIsNotNone(data, err)
+                self.assertEqual(finding_keys(data, d), [], name)
 
     def test_cast_accessor_names_the_member_it_reaches(self):
         # a stop through TLOGFS_SB(sb) of another member stops nothing
@@ -51,18 +95,26 @@ class TeardownRootTest(unittest.TestCase):
             ("\t.sync_fs\t= tlogfs_sync_fs,\n", ""))
         self.assertEqual(got, ["tlogfs.c:70:exit-pending-work"])
 
-    def test_module_put_makes_the_stop_count(self):
-        got = self.scan_edited(
-            "trap-work-module-ref-put", "pulsegen.c",
-            ("\tmodule_put(THIS_MODULE);\n\treturn 0;\n}\n\nstatic long",
-             "\treturn 0;\n}\n\nstatic long"))
-        self.assertEqual(got, ["pulsegen.c:36:exit-pending-work"])
-
     def test_export_in_another_file_makes_the_stop_count(self):
         got = self.scan_edited(
             "trap-work-export-elsewhere", "sampq-main.c",
             ("EXPORT_SYMBOL_GPL(sampq_close_chan);\n", ""))
         self.assertEqual(got, ["sampq-core.c:27:exit-pending-work"])
+
+    def test_export_in_another_file_counts_for_the_exit_file(self):
+        # the exit function's file must not decide "nothing exports it"
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "gadlib")
+            write(os.path.join(d, "Kbuild"), "obj-m += gadlib.o\n"
+                  "gadlib-y := gadlib-main.o gadlib-exports.o\n")
+            write(os.path.join(d, "gadlib-main.c"), GADLIB_MAIN)
+            write(os.path.join(d, "gadlib-exports.c"), GADLIB_EXPORTS)
+            rc, data, err = scan([d], "--no-cocci")
+            self.assertEqual(finding_keys(data, d), [], err)
+            write(os.path.join(d, "gadlib-exports.c"), "")
+            rc, data, err = scan([d], "--no-cocci")
+            self.assertEqual(finding_keys(data, d),
+                             ["gadlib-main.c:6:static-object"], err)
 
 
 if __name__ == "__main__":

@@ -34,9 +34,9 @@ static void facts_begin_tu(void)
 		provide("module-init");
 
 	/*
-	 * EXPORT_SYMBOL(fn) in a file that does not define fn (fs/dlm's
-	 * main.c exports lockspace.c's functions): the link step marks fn
-	 * exported wherever the module defines it
+	 * EXPORT_SYMBOL(fn), written where it is: the link step marks fn
+	 * exported wherever the module defines it, which may be another
+	 * file (fs/dlm's main.c exports lockspace.c's functions)
 	 */
 	FOR_EACH_PTR(tu.symbols, sym) {
 		const char *name = sym->ident ? id_str(sym->ident) : "";

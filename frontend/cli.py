@@ -5,7 +5,7 @@ import os
 import sys
 
 from . import VERSION, kflags, paths, report
-from .rules import DEFAULT, EXPERIMENTAL, RULES, doc_page
+from .rules import EXPERIMENTAL, RULES, doc_page, select
 
 
 class Usage(Exception):
@@ -102,6 +102,10 @@ def build_parser():
     ln.add_argument("paths", nargs="+", metavar="DIR")
     ln.add_argument("--format", choices=sorted(report.FORMATS),
                     default="text")
+    ln.add_argument("--rules", type=_rule_list, default=None,
+                    help="as for scan: the default rules unless named "
+                    "(all: every rule, the experimental ones too)")
+    ln.add_argument("--disable", type=_rule_list, default=[])
 
     c = sub.add_parser("cocci", help="run the semantic patches over files "
                        "or directories, prefiltered, and print spatch's "
@@ -121,9 +125,10 @@ def build_parser():
 
 def cmd_scan(a):
     from . import baseline, cache, diffbase
+    from .link import LinkError
     from .scan import ScanError, Scanner
     kdir = a.kdir or paths.default_kdir()
-    rules = [r for r in (a.rules or DEFAULT) if r not in a.disable]
+    rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
     try:
         known = baseline.load(a.baseline) if a.baseline else None
@@ -138,7 +143,8 @@ def cmd_scan(a):
                           cocci=a.cocci, cache_dir=cache_dir,
                           progress=False if a.quiet else None)
         result = scanner.scan(a.paths)
-    except (ScanError, kflags.KbuildError, diffbase.DiffError) as e:
+    except (ScanError, LinkError, kflags.KbuildError,
+            diffbase.DiffError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2
     if a.stats:
@@ -182,8 +188,19 @@ def cmd_fix(a):
 
 
 def cmd_link(a):
+    from .link import LinkError
     from .scan import link_built
-    result = link_built(a.paths, sorted(RULES))
+    try:
+        result = link_built(a.paths, select(a.rules, a.disable))
+    except LinkError as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    if result is None:
+        sys.stderr.write("modlife link: no facts files (.*.o.modlife) under "
+                         "%s: build with CHECK=\"modlife-sparse "
+                         "--modlife-facts=auto\" and C=1 or C=2 first\n"
+                         % " ".join(a.paths))
+        return 2
     report.FORMATS[a.format](result, sys.stdout, sys.stderr)
     return 1 if result["findings"] else 0
 

@@ -18,7 +18,7 @@ import re
 import sys
 import tempfile
 
-from . import kflags, link, paths, sparse_engine
+from . import kflags, paths, sparse_engine
 from .modules import Kconfig, ModuleMap
 
 PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
@@ -92,8 +92,9 @@ def build(tree, kdir, jobs, out_path):
             # unregister_pernet_subsys() -> rcu_barrier())
             barriers = _barrier_helpers(per_file)
             stops = _stop_helpers(per_file)
+            teardown = set().union(*(p[4] for p in per_file))
             new = (set(barriers) | {fn for fn in stops
-                                    if link.is_teardown_name(fn)}) - names
+                                    if fn in teardown}) - names
             names |= new
             if not new:
                 break
@@ -199,9 +200,12 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
 
 def _file_calls(facts, tree):
     """(same-file calls {from: {to}}, exported functions {fn: where},
-    stops {fn: {key}}, the file's functions {name: is static})."""
-    calls, exports, stops, defs = {}, {}, {}, {}
+    stops {fn: {key}}, the file's functions {name: is static}, the
+    teardown-like names the checker saw called or exported)."""
+    calls, exports, stops, defs, teardown = {}, {}, {}, {}, set()
     for x in facts:
+        if x.get("teardown"):
+            teardown.add(x.get("to") or x.get("fn"))
         if x.get("k") == "kcall":
             calls.setdefault(x["from"], set()).add(x["to"])
         elif x.get("k") == "export":
@@ -213,7 +217,7 @@ def _file_calls(facts, tree):
                 x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL) \
                 and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
-    return calls, exports, stops, defs
+    return calls, exports, stops, defs, teardown
 
 
 def _stop_helpers(per_file):
@@ -228,13 +232,14 @@ def _stop_helpers(per_file):
         return (i, name) if defs.get(name) else name
 
     keys, preds, where = {}, {}, {}
-    for i, (calls, exports, stops, defs) in enumerate(per_file):
+    teardown = set().union(*(p[4] for p in per_file))
+    for i, (calls, exports, stops, defs, _) in enumerate(per_file):
         for fn, k in stops.items():
             keys.setdefault(node(i, defs, fn), set()).update(k)
         for fn, tos in calls.items():
             src = node(i, defs, fn)
             for to in tos:
-                if to in defs or link.is_teardown_name(to):
+                if to in defs or to in teardown:
                     preds.setdefault(node(i, defs, to), set()).add(src)
         for fn, w in exports.items():
             where[fn] = w

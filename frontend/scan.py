@@ -73,10 +73,10 @@ def _display(path, cwd):
     return path if rel.startswith("..") else rel
 
 
-def linked_findings(facts, requested, rules, cwd):
+def linked_findings(linker, facts, requested, rules, cwd):
     """Link one module's facts; the findings that stand, as reported."""
     findings = []
-    for fd in link.link_module(facts):
+    for fd in linker.link(facts):
         path = os.path.abspath(fd["file"])
         if requested is not None and path not in requested:
             continue
@@ -98,37 +98,73 @@ def _without_findings_if_error(facts):
     return facts
 
 
-def link_built(dirs, rules):
-    """Links the facts that kbuild runs of modlife-sparse
-    --modlife-facts=auto left beside the objects (.foo.o.modlife)."""
-    cwd = os.getcwd()
-    by_module, errors = {}, []
+def _built_facts(dirs, errors, cwd):
+    """The facts files kbuild left (.foo.o.modlife beside foo.o) that
+    still describe their object: one older than its object, or whose
+    object is gone (make clean), is stale and named in errors."""
+    found = []
     for top in dirs:
+        if not os.path.isdir(top):
+            errors.append({"file": top, "message": "no such directory"})
+            continue
         for dirpath, dirnames, filenames in os.walk(top):
+            dirnames.sort()
             for fn in sorted(filenames):
                 if not (fn.startswith(".") and fn.endswith(".o.modlife")):
                     continue
                 path = os.path.join(dirpath, fn)
-                facts = []
+                obj = os.path.join(dirpath, fn[1:-len(".modlife")])
                 try:
-                    with open(path, encoding="utf-8", errors="replace") as f:
-                        for line in f:
-                            facts.append(json.loads(line))
-                except (OSError, ValueError) as e:
+                    stale = os.stat(obj).st_mtime > os.stat(path).st_mtime
+                except OSError:
+                    stale = True
+                if stale:
                     errors.append({"file": _display(path, cwd),
-                                   "message": "unreadable facts: %s" % e})
+                                   "message": "stale facts (older than %s, "
+                                   "or it is gone): ignored" %
+                                   os.path.basename(obj)})
                     continue
-                for x in facts:
-                    if x.get("k") == "error":
-                        errors.append({"file": _display(x["file"], cwd),
-                                       "message": x["message"]})
-                tu = next((x for x in facts if x.get("k") == "tu"), {})
-                key = os.path.join(dirpath, tu.get("modname") or fn)
-                by_module.setdefault(key, []).extend(
-                    _without_findings_if_error(facts))
+                found.append(path)
+    return found
+
+
+def link_built(dirs, rules):
+    """Links the facts that kbuild runs of modlife-sparse
+    --modlife-facts=auto left beside the objects (.foo.o.modlife).
+    Returns None when no directory holds any."""
+    cwd = os.getcwd()
+    by_module, errors = {}, []
+    files = _built_facts(dirs, errors, cwd)
+    if not files:
+        return None
+    for path in files:
+        facts = []
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for n, line in enumerate(f, 1):
+                    x = json.loads(line)
+                    if not isinstance(x, dict) or \
+                            not isinstance(x.get("k"), str):
+                        raise ValueError("line %d is no fact" % n)
+                    facts.append(x)
+        except (OSError, ValueError) as e:
+            errors.append({"file": _display(path, cwd),
+                           "message": "unreadable facts: %s" % e})
+            continue
+        for x in facts:
+            if x.get("k") == "error":
+                errors.append({"file": _display(str(x.get("file")), cwd),
+                               "message": str(x.get("message"))})
+        tu = next((x for x in facts if x.get("k") == "tu"), {})
+        key = os.path.join(os.path.dirname(path),
+                           str(tu.get("modname") or os.path.basename(path)))
+        by_module.setdefault(key, []).extend(
+            _without_findings_if_error(facts))
     findings = []
-    for key in sorted(by_module):
-        findings += linked_findings(by_module[key], None, set(rules), cwd)
+    with link.Linker() as linker:
+        for key in sorted(by_module):
+            findings += linked_findings(linker, by_module[key], None,
+                                        set(rules), cwd)
     findings.sort(key=lambda d: (d["file"], d["line"], d["column"]))
     return {"findings": findings, "errors": errors}
 
@@ -206,7 +242,8 @@ class Scanner:
         # is linked and dropped soon after its files are read, so memory
         # stays flat however large the tree (or warm the cache) is
         window = max(8, 4 * self.jobs)
-        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool:
+        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool, \
+                link.Linker(self.binary) as linker:
             futs = {}
 
             def refill():
@@ -251,8 +288,9 @@ class Scanner:
                         n = 0
                         if pending[key] == 0:
                             t0 = time.time()
-                            found = linked_findings(bucket.pop(key), requested,
-                                                    self.rules, cwd)
+                            found = linked_findings(linker, bucket.pop(key),
+                                                    requested, self.rules,
+                                                    cwd)
                             link_seconds += time.time() - t0
                             findings += found
                             n = len(found)

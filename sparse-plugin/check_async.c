@@ -197,16 +197,14 @@ static void stops_flush(void)
 	nstops = 0;
 }
 
-/* unless[i] = prefix + the innermost struct.member, when it differs */
-static void unless_type(struct finding *f, int i, const char *prefix,
+/* unless prefix + the innermost struct.member, when it differs */
+static void unless_type(struct finding *f, const char *prefix,
 			struct expression *addr, const char *key)
 {
-	char t[KEYLEN], k[KEYLEN + 32];
+	char t[KEYLEN];
 
-	if (!inner_key(addr, key, t, sizeof(t)))
-		return;
-	snprintf(k, sizeof(k), "%s%s", prefix, t);
-	f->unless[i] = strdup(k);
+	if (inner_key(addr, key, t, sizeof(t)))
+		finding_unless(f, "%s%s", prefix, t);
 }
 
 /*
@@ -220,7 +218,6 @@ static void fact_runs(const char *key, struct symbol *fn)
 	fact_str("key", key);
 	fact_str("fn", sym_name(fn));
 	fact_end();
-	graph_runs(key, sym_name(fn));
 }
 
 static void fact_queued(const char *item, const char *on)
@@ -229,7 +226,6 @@ static void fact_queued(const char *item, const char *on)
 	fact_str("item", item);
 	fact_str("on", on);
 	fact_end();
-	graph_queued(item, on);
 }
 
 static void fact_waits(struct symbol *from, const char *key)
@@ -238,7 +234,6 @@ static void fact_waits(struct symbol *from, const char *key)
 	fact_str("from", sym_name(from));
 	fact_str("key", key);
 	fact_end();
-	graph_waits(sym_name(from), key);
 }
 
 /* fact_waits() for "wq:" the queue, by its path and its own struct */
@@ -277,9 +272,8 @@ static void bind_callback(struct symbol *fn, const char *key)
  */
 static void unless_sock_pinned(struct finding *f, struct expression *addr)
 {
-	/* slots 0-4 are the object's and its queue's; report() compacts */
 	if (begins_with_struct(root_struct(addr), "sock"))
-		f->unless[5] = "sock-proto-pins-module";
+		finding_unless(f, "sock-proto-pins-module");
 }
 
 /* ---- what queues, and which argument is the object ---- */
@@ -342,7 +336,7 @@ static int first_time(const char *rule, const char *key)
  * leaves nothing pending when it returns.
  */
 struct arm {
-	struct finding f;
+	struct finding *f;
 	char fn[KEYLEN], key[KEYLEN], kind[8];
 	char wq[KEYLEN];	/* a workqueue local to the function */
 	struct branches br;
@@ -397,8 +391,8 @@ static int stop_after(const char *fn, const char *key, struct position pos)
 /* stopped again later in the function that armed it, or its queue */
 static int stopped_locally(const struct arm *a)
 {
-	return stop_after(a->fn, a->key, a->f.pos) ||
-	       (a->wq[0] && stop_after(a->fn, a->wq, a->f.pos));
+	return stop_after(a->fn, a->key, a->f->pos) ||
+	       (a->wq[0] && stop_after(a->fn, a->wq, a->f->pos));
 }
 
 /*
@@ -430,7 +424,7 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 
 	arms = realloc(arms, (narms + 1) * sizeof(*arms));
 	a = &arms[narms++];
-	a->f = *f;
+	a->f = f;
 	snprintf(a->fn, sizeof(a->fn), "%s", sym_name(ctx->fn));
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	snprintf(a->kind, sizeof(a->kind), "%s", kind);
@@ -482,8 +476,8 @@ static int rearmed(const struct stop *st)
 	for (i = 0; i < narms; i++) {
 		const struct arm *a = &arms[i];
 
-		if (strcmp(a->fn, st->fn) || !after(a->f.pos, st->pos) ||
-		    return_between(st->fn, st->pos, a->f.pos) ||
+		if (strcmp(a->fn, st->fn) || !after(a->f->pos, st->pos) ||
+		    return_between(st->fn, st->pos, a->f->pos) ||
 		    !branches_enclose(&a->br, &st->br))
 			continue;
 		if (!strcmp(a->key, st->key) ||
@@ -506,7 +500,9 @@ static void async_end_tu(void)
 	for (i = 0; i < narms; i++)
 		if (!stopped_locally(&arms[i]) &&
 		    first_time(arms[i].kind, arms[i].key))
-			report(&arms[i].f);
+			finding_report(arms[i].f);
+		else
+			finding_free(arms[i].f);
 	narms = 0;
 }
 
@@ -514,72 +510,60 @@ static void rcu_call(struct walk_ctx *ctx, struct expression *call,
 		     const char *name)
 {
 	int srcu = !strcmp(name, "call_srcu");
-	struct finding f;
+	struct finding *f;
 
 	if (!own_function(nth_arg(call, srcu ? 2 : 1)) ||
 	    !first_time("rcu", name))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-no-rcu-barrier";
-	f.pos = call->pos;
-	f.unload = 1;
-	f.unless[0] = srcu ? "exit-calls:srcu_barrier" :
-			     "exit-calls:rcu_barrier";
-	snprintf(f.message, sizeof(f.message),
-		 "%s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()",
-		 name, sym_name(expr_symbol(nth_arg(call, srcu ? 2 : 1))),
-		 srcu ? "srcu_barrier" : "rcu_barrier",
-		 srcu ? "srcu_barrier" : "rcu_barrier", name);
-	report(&f);
+	f = finding_new("exit-no-rcu-barrier", call->pos, NULL);
+	f->unload = 1;
+	finding_unless(f, srcu ? "exit-calls:srcu_barrier" :
+				 "exit-calls:rcu_barrier");
+	finding_message(f, "%s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()",
+			name,
+			sym_name(expr_symbol(nth_arg(call, srcu ? 2 : 1))),
+			srcu ? "srcu_barrier" : "rcu_barrier",
+			srcu ? "srcu_barrier" : "rcu_barrier", name);
+	finding_report(f);
 }
 
 static void work_call(struct walk_ctx *ctx, struct expression *call,
 		      const struct queuer *q)
 {
 	char key[KEYLEN], wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
-	struct finding f;
+	struct finding *f;
 
 	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-pending-work";
-	f.pos = call->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "work-fn:%s", key);
-	f.requires[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-cancels:%s", key);
-	f.unless[0] = strdup(k);
-	snprintf(k, sizeof(k), "pinned:%s", key);
-	f.unless[2] = strdup(k);
-	unless_type(&f, 3, "exit-cancels:", nth_arg(call, q->obj), key);
+	f = finding_new("exit-pending-work", call->pos, NULL);
+	f->unload = 1;
+	finding_requires(f, "work-fn:%s", key);
+	finding_unless(f, "exit-cancels:%s", key);
+	finding_unless(f, "pinned:%s", key);
+	unless_type(f, "exit-cancels:", nth_arg(call, q->obj), key);
 	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
-		snprintf(k, sizeof(k), "exit-cancels-wq:%s", wq);
-		f.unless[1] = strdup(k);
+		finding_unless(f, "exit-cancels-wq:%s", wq);
 		snprintf(k, sizeof(k), "wq:%s", wq);
 		fact_queued(key, k);
 		if (inner_key(nth_arg(call, q->obj), key, t, sizeof(t)))
 			fact_queued(t, k);
 		if (wq_inner_key(nth_arg(call, q->wq), wq, t, sizeof(t))) {
-			snprintf(k, sizeof(k), "exit-cancels-wq:%s", t);
-			f.unless[4] = strdup(k);
+			finding_unless(f, "exit-cancels-wq:%s", t);
 			snprintf(k, sizeof(k), "wq:%s", t);
 			fact_queued(key, k);
 		}
 	} else {
-		f.unless[1] = "exit-calls:flush_scheduled_work";
+		finding_unless(f, "exit-calls:flush_scheduled_work");
 	}
-	unless_sock_pinned(&f, nth_arg(call, q->obj));
+	unless_sock_pinned(f, nth_arg(call, q->obj));
 	/* "schedule_work(&x->dwork.work)": cancelling x->dwork stops it */
 	if (type_key(nth_arg(call, q->obj), t, sizeof(t)) &&
 	    !strcmp(t, "struct delayed_work.work") &&
-	    delayed_of(key, t, sizeof(t))) {
-		snprintf(k, sizeof(k), "exit-cancels:%s", t);
-		f.unless[6] = strdup(k);
-	}
-	snprintf(f.message, sizeof(f.message),
-		 "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
-		 q->name, key_label(key));
-	defer(ctx, &f, "work", key);
+	    delayed_of(key, t, sizeof(t)))
+		finding_unless(f, "exit-cancels:%s", t);
+	finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
+			q->name, key_label(key));
+	defer(ctx, f, "work", key);
 	if (q->wq >= 0)
 		local_wq(nth_arg(call, q->wq), arms[narms - 1].wq,
 			 sizeof(arms[narms - 1].wq));
@@ -589,28 +573,20 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 			  struct expression *addr, const char *key,
 			  const char *need, const char *msg)
 {
-	char k[KEYLEN + 32];
-	struct finding f;
+	struct finding *f = finding_new("exit-pending-timer", call->pos, NULL);
 
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-pending-timer";
-	f.pos = call->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "timer-fn:%s", key);
-	f.requires[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops:%s", key);
-	f.unless[0] = strdup(k);
-	snprintf(k, sizeof(k), "exit-stops-async:%s", key);
-	if (need)
-		f.requires[1] = strdup(k);	/* stopped, but not in sync */
+	f->unload = 1;
+	finding_requires(f, "timer-fn:%s", key);
+	finding_unless(f, "exit-stops:%s", key);
+	if (need)	/* stopped, but not in sync */
+		finding_requires(f, "exit-stops-async:%s", key);
 	else
-		f.unless[1] = strdup(k);
-	snprintf(k, sizeof(k), "pinned:%s", key);
-	f.unless[2] = strdup(k);
-	unless_type(&f, 3, "exit-stops:", addr, key);
-	unless_sock_pinned(&f, addr);
-	snprintf(f.message, sizeof(f.message), "%s", msg);
-	defer(ctx, &f, need ? "timer-a" : "timer", key);
+		finding_unless(f, "exit-stops-async:%s", key);
+	finding_unless(f, "pinned:%s", key);
+	unless_type(f, "exit-stops:", addr, key);
+	unless_sock_pinned(f, addr);
+	finding_message(f, "%s", msg);
+	defer(ctx, f, need ? "timer-a" : "timer", key);
 }
 
 static void timer_call(struct walk_ctx *ctx, struct expression *call,
@@ -798,11 +774,10 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	struct expression *lv = strip_expr(expr->left), *create;
 	struct symbol *m = member_of_lvalue(lv);
 	char key[KEYLEN], k[KEYLEN + 32];
-	struct finding f;
+	struct finding *f;
 
 	if (expr->op != '=')
 		return;
-	alias_set(expr->left, expr->right);
 	/* INIT_WORK(): "work->func = fn"; hrtimers: "t.function = fn" */
 	if (m && m->ident && own_function(expr->right) &&
 	    (!strcmp(id_str(m->ident), "func") ||
@@ -836,19 +811,15 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	fact_runs(k, expr_symbol(first_expression(create->args)));
 	if (!tu.is_module)
 		return;
-	memset(&f, 0, sizeof(f));
-	f.rule = "exit-pending-timer";
-	f.pos = expr->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "exit-stops-thread:%s", key);
-	f.unless[0] = strdup(k);
-	snprintf(k, sizeof(k), "pins:%s",
-		 sym_name(expr_symbol(first_expression(create->args))));
-	f.unless[1] = strdup(k);
-	snprintf(f.message, sizeof(f.message),
-		 "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
-		 key_label(key), sym_name(expr_symbol(first_expression(create->args))));
-	report(&f);
+	f = finding_new("exit-pending-timer", expr->pos, NULL);
+	f->unload = 1;
+	finding_unless(f, "exit-stops-thread:%s", key);
+	finding_unless(f, "pins:%s",
+		       sym_name(expr_symbol(first_expression(create->args))));
+	finding_message(f, "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
+			key_label(key),
+			sym_name(expr_symbol(first_expression(create->args))));
+	finding_report(f);
 }
 
 /*
@@ -904,19 +875,6 @@ static void async_object(struct symbol *obj)
 	for_each_init_leaf(obj, obj->initializer, timer_leaf);
 }
 
-/* "struct timer_list *t = &p->timer;" */
-static void async_decl(struct walk_ctx *ctx, struct symbol *local)
-{
-	struct expression lv = { .type = EXPR_PREOP, .op = '*' };
-	struct expression sym = { .type = EXPR_SYMBOL };
-
-	if (!local->initializer)
-		return;
-	sym.symbol = local;
-	lv.unop = &sym;
-	alias_set(&lv, local->initializer);
-}
-
 static void kb_stop(const char *key, void *fn)
 {
 	provide_if_may_reach(fn, key);
@@ -942,13 +900,13 @@ static void async_symref(struct walk_ctx *ctx, struct symbol *sym)
 }
 
 const struct modlife_check check_async = {
+	.modes = CHECK_RULES | CHECK_KB,
 	.symref = async_symref,
 	.name = "async",
 	.begin_tu = async_begin_tu,
 	.end_tu = async_end_tu,
 	.call = async_call,
 	.assign = async_assign,
-	.decl = async_decl,
 	.ret = async_ret,
 	.object = async_object,
 };

@@ -64,19 +64,14 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 	if (!name || !ctx->fn || !tu.is_module)
 		return;
 	if (ends_with(name, "_unregister_wait")) {
-		struct finding f;
-		char fn[128];
+		struct finding *f = finding_new("unregister-wait-in-exit",
+						call->pos, NULL);
 
-		snprintf(fn, sizeof(fn), "%s", sym_name(ctx->fn));
-		memset(&f, 0, sizeof(f));
-		f.rule = "unregister-wait-in-exit";
-		f.pos = call->pos;
-		f.unload = 1;
-		f.path_to = strdup(fn);
-		snprintf(f.message, sizeof(f.message),
-			 "%%PATH%% -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (another subsystem's get_device() is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
-			 name);
-		report(&f);
+		f->unload = 1;
+		finding_path_to(f, sym_name(ctx->fn));
+		finding_message(f, "%%PATH%% -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (another subsystem's get_device() is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+				name);
+		finding_report(f);
 		return;
 	}
 	if (!strcmp(name, "complete") || !strcmp(name, "complete_all")) {
@@ -144,42 +139,35 @@ static void wait_end_tu(void)
 	for (i = 0; i < nwaits; i++) {
 		struct wait_site *w = &waits[i];
 		struct put_site *put = NULL;
-		struct finding f;
-		char k[KEYLEN + 32], fn[128];
+		struct finding *f;
+		const char *fn = sym_name(w->fn);
 
 		for (j = 0; j < nputs; j++)
 			if (puts_[j].fn == w->fn && before(puts_[j].pos, w->pos))
 				put = &puts_[j];
 		if (!put)
 			continue;
-		snprintf(fn, sizeof(fn), "%s", sym_name(w->fn));
-		snprintf(k, sizeof(k), "release-completes:%s", w->key);
-		memset(&f, 0, sizeof(f));
-		f.rule = "unregister-wait-in-exit";
-		f.pos = w->pos;
-		f.unload = 1;
-		f.requires[0] = strdup(k);
-		f.path_to = strdup(fn);
-		snprintf(f.message, sizeof(f.message),
-			 "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (another subsystem's get_device() is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
-			 put->callee, w->callee, key_label(w->key));
-		report(&f);
+		f = finding_new("unregister-wait-in-exit", w->pos, NULL);
+		f->unload = 1;
+		finding_requires(f, "release-completes:%s", w->key);
+		finding_path_to(f, fn);
+		finding_message(f, "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (another subsystem's get_device() is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
+				put->callee, w->callee, key_label(w->key));
+		finding_report(f);
 		if (!is_exported(w->fn))
 			continue;
-		memset(&f, 0, sizeof(f));
-		f.rule = "unregister-wait-in-exit";
-		f.pos = w->pos;
-		f.requires[0] = strdup(k);
-		snprintf(k, sizeof(k), "exit-reaches:%s", fn);
-		f.unless[0] = strdup(k);
-		snprintf(f.message, sizeof(f.message),
-			 "exported %s() calls %s() and then %s() on '%s', which a release callback completes: every module that calls it from its exit or remove path deadlocks rmmod while anyone holds a reference",
-			 fn, put->callee, w->callee, key_label(w->key));
-		report(&f);
+		/* the module's own exit path is the finding above */
+		f = finding_new("unregister-wait-in-exit", w->pos, NULL);
+		finding_requires(f, "release-completes:%s", w->key);
+		finding_unless(f, "exit-reaches:%s", fn);
+		finding_message(f, "exported %s() calls %s() and then %s() on '%s', which a release callback completes: every module that calls it from its exit or remove path deadlocks rmmod while anyone holds a reference",
+				fn, put->callee, w->callee, key_label(w->key));
+		finding_report(f);
 	}
 }
 
 const struct modlife_check check_exit_wait = {
+	.modes = CHECK_RULES,
 	.name = "exit-wait",
 	.begin_tu = wait_begin_tu,
 	.call = wait_call,

@@ -62,8 +62,6 @@ static void facts_function(struct symbol *fn)
 	fact_int("static", !!(fn->ctype.modifiers & MOD_STATIC));
 	fact_int("exported", is_exported_symbol(fn));
 	fact_end();
-	if (is_exported_symbol(fn))
-		graph_export(sym_name(fn));
 }
 
 /* "ops->member(...)": the struct member called through, or NULL. */
@@ -112,9 +110,6 @@ static void emit_store(const char *st, const char *member, const char *fn,
 		fact_str("from", from);
 	fact_pos(pos);
 	fact_end();
-	graph_store(st, member, fn, obj);
-	if (from)
-		graph_passes(from, fn);
 }
 
 static void fn_args(struct expression *call, const char *callee,
@@ -141,8 +136,6 @@ static void emit_call(const char *from, const char *to, struct position pos)
 	fact_str("to", to);
 	fact_pos(pos);
 	fact_end();
-	if (from)
-		graph_call(from, to);
 }
 
 /* The functions in "{ f, g, [4] = h }", as calls from @from. */
@@ -217,7 +210,6 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 			fact_str("member", id_str(m->ident));
 			fact_pos(call->pos);
 			fact_end();
-			graph_icall(from, st, id_str(m->ident));
 		}
 		return;
 	}
@@ -234,7 +226,6 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 		fact_str("driver", key);
 		fact_pos(call->pos);
 		fact_end();
-		graph_unreg(from, key);
 	}
 }
 
@@ -300,6 +291,7 @@ static void facts_object(struct symbol *obj)
 
 const struct modlife_check check_facts = {
 	.name = "facts",
+	.modes = CHECK_RULES,
 	.begin_tu = facts_begin_tu,
 	.function = facts_function,
 	.call = facts_call,

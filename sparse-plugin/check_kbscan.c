@@ -149,6 +149,8 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		fact_begin("kcall");
 		fact_str("from", sym_name(ctx->fn));
 		fact_str("to", name);
+		/* the knowledge builder follows teardown-like callees */
+		fact_int("teardown", is_teardown_name(name));
 		fact_end();
 	}
 	if (!name || (strcmp(name, "try_module_get") &&
@@ -178,10 +180,12 @@ static void kb_object(struct symbol *obj)
 	fact_begin("export");
 	fact_str("fn", sym_name(fn));
 	fact_pos((fn->definition ? fn->definition : fn)->pos);
+	fact_int("teardown", is_teardown_name(sym_name(fn)));
 	fact_end();
 }
 
 const struct modlife_check check_kbscan = {
+	.modes = CHECK_KB,
 	.object = kb_object,
 	.name = "kbscan",
 	.function = kb_function,

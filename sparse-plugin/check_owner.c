@@ -178,11 +178,11 @@ static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
 	struct expression *v;
-	struct finding f;
+	struct finding *f;
 	const char *where;
-	char path[128], tname[128], embedded[128], *dot;
+	char path[KEYLEN], tname[KEYLEN], embedded[KEYLEN], merge[KEYLEN + 8];
+	char *dot;
 	unsigned long off;
-	int n;
 
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
@@ -203,45 +203,34 @@ static void owner_object(struct symbol *obj)
 		return;		/* core code never reads this owner */
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
-	memset(&f, 0, sizeof(f));
-	f.rule = "missing-owner";
-	f.pos = obj->pos;
-	f.object = strdup(sym_name(obj));
-	f.unload = 1;
-	snprintf(f.message, sizeof(f.message),
-		 "'%s' (%s) is exposed without .%s = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use",
-		 sym_name(obj), tname, path, where);
-	f.unless[0] = strdup(strcat(strcpy(path, "owner:obj:"), sym_name(obj)));
-	f.unless[1] = strdup(strcat(strcpy(path, "owner-type:"), tname));
-	f.unless[2] = strdup(strcat(strcpy(path, "cdev-init:obj:"), sym_name(obj)));
-	f.unless[3] = strdup(strcat(strcpy(path, "owner-type:"), type_name(c)));
-	n = 4;
+	f = finding_new("missing-owner", obj->pos, sym_name(obj));
+	f->unload = 1;
+	finding_message(f, "'%s' (%s) is exposed without .%s = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use",
+			sym_name(obj), tname, path, where);
+	finding_unless(f, "owner:obj:%s", sym_name(obj));
+	finding_unless(f, "owner-type:%s", tname);
+	finding_unless(f, "cdev-init:obj:%s", sym_name(obj));
+	finding_unless(f, "owner-type:%s", type_name(c));
 	/*
 	 * The core code that reads the owner is part of this very module
 	 * (nf_tables' own expression types): it cannot pin itself
 	 */
-	snprintf(path, sizeof(path), "own-file:%.*s",
-		 (int)strcspn(where, ":"), where);
-	f.unless[n++] = strdup(path);
-	snprintf(path, sizeof(path), "merge:%s", type_name(c));
-	if (kb_lookup_owner(path)) {
+	finding_unless(f, "own-file:%.*s", (int)strcspn(where, ":"), where);
+	snprintf(merge, sizeof(merge), "merge:%s", type_name(c));
+	if (kb_lookup_owner(merge))
 		/* the core merges tables (ib_set_device_ops()): one owner */
-		snprintf(path, sizeof(path), "owner-set:%s", type_name(c));
-		f.unless[n++] = strdup(path);
-	}
-	f.requires[0] = strdup(strcat(strcpy(path, "ref:obj:"), sym_name(obj)));
-	if (dot) {
+		finding_unless(f, "owner-set:%s", type_name(c));
+	finding_requires(f, "ref:obj:%s", sym_name(obj));
+	if (dot)
 		/*
 		 * The owner is in an embedded struct (platform_driver.driver):
 		 * a subsystem registration that takes the outer object sets
 		 * it or does not pin it; only the embedded struct handed to
 		 * the core directly (driver_register(&x.driver)) is exposed.
 		 */
-		snprintf(path, sizeof(path), "passed:obj:%s.%.*s",
-			 sym_name(obj), (int)(dot - embedded), embedded);
-		f.requires[1] = strdup(path);
-	}
-	report(&f);
+		finding_requires(f, "passed:obj:%s.%.*s", sym_name(obj),
+				 (int)(dot - embedded), embedded);
+	finding_report(f);
 }
 
 static void owner_end_tu(void)
@@ -264,7 +253,7 @@ static void owner_end_tu(void)
 
 	for (i = 0; i < nsites; i++) {
 		struct cdev_init_site *s = &sites[i];
-		struct finding f;
+		struct finding *f;
 		char k[KEYLEN + 16];
 
 		if (!s->cdev[0])
@@ -277,28 +266,22 @@ static void owner_end_tu(void)
 			snprintf(fk, sizeof(fk), "owner:%s", s->fops);
 			implies(k, fk);
 		}
-		memset(&f, 0, sizeof(f));
-		f.rule = "cdev-owner";
-		f.pos = s->pos;
-		f.object = strdup(s->cdev);
-		f.unload = 1;
-		snprintf(f.message, sizeof(f.message),
-			 "cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open",
-			 s->cdev, s->fn);
-		snprintf(k, sizeof(k), "owner:%s", s->cdev);
-		f.unless[0] = strdup(k);
-		f.unless[1] = "owner-type:struct cdev";
-		if (s->fops[0]) {
+		f = finding_new("cdev-owner", s->pos, s->cdev);
+		f->unload = 1;
+		finding_message(f, "cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open",
+				s->cdev, s->fn);
+		finding_unless(f, "owner:%s", s->cdev);
+		finding_unless(f, "owner-type:struct cdev");
+		if (s->fops[0])
 			/* chrdev_open()'s fops_get() pins it while open */
-			snprintf(k, sizeof(k), "owner:%s", s->fops);
-			f.unless[2] = strdup(k);
-		}
-		f.requires[0] = "call:cdev_add|call:cdev_device_add";
-		report(&f);
+			finding_unless(f, "owner:%s", s->fops);
+		finding_requires(f, "call:cdev_add|call:cdev_device_add");
+		finding_report(f);
 	}
 }
 
 const struct modlife_check check_owner = {
+	.modes = CHECK_RULES,
 	.name = "owner",
 	.begin_tu = owner_begin_tu,
 	.call = owner_call,

@@ -183,24 +183,17 @@ static void release_leaf(struct symbol *obj, struct symbol *member,
 
 static void release_object(struct symbol *obj)
 {
-	struct finding f;
-	char tname[128];
+	struct finding *f;
 
 	for_each_init_leaf(obj, obj->initializer, release_leaf);
 	if (!tu.is_module || !is_own_symbol(obj) || !is_kobject_bearing(obj))
 		return;
-	snprintf(tname, sizeof(tname), "%s", type_name(obj));
-	memset(&f, 0, sizeof(f));
-	f.rule = "static-object";
-	f.pos = obj->pos;
-	f.object = strdup(sym_name(obj));
-	f.unload = 1;
-	snprintf(f.message, sizeof(f.message),
-		 "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
-		 sym_name(obj), tname);
-	f.requires[0] = strdup(strcat(strcpy(tname, "registered:obj:"),
-				      sym_name(obj)));
-	report(&f);
+	f = finding_new("static-object", obj->pos, sym_name(obj));
+	f->unload = 1;
+	finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
+			sym_name(obj), type_name(obj));
+	finding_requires(f, "registered:obj:%s", sym_name(obj));
+	finding_report(f);
 }
 
 /* Only logging, or nothing at all. */
@@ -295,51 +288,43 @@ static void release_end_tu(void)
 		struct install *in = &installs[i];
 		struct statement *body;
 		struct expression *tail;
-		struct finding f;
-		char k[KEYLEN + 16], fname[128];
+		struct finding *f;
+		const char *fname = sym_name(in->fn);
 		int dup = 0;
 
 		body = strip_type(in->fn) ? strip_type(in->fn)->stmt : NULL;
 		if (!body || !is_own_symbol(in->fn))
 			continue;	/* defined elsewhere, maybe built in */
-		snprintf(fname, sizeof(fname), "%s", sym_name(in->fn));
-		memset(&f, 0, sizeof(f));
-		f.unload = 1;
-		f.object = strdup(in->key);
-		snprintf(k, sizeof(k), "registered:%s", in->key);
-		f.requires[0] = strdup(k);
 		tail = tail_call(body);
+		for (j = 0; tail && j < i; j++)
+			if (installs[j].fn == in->fn &&
+			    !strcmp(installs[j].key, in->key))
+				dup = 1;
+		if (dup)
+			continue;
 		if (tail) {
-			f.rule = "release-returns-into-module";
-			f.pos = tail->pos;
-			snprintf(f.message, sizeof(f.message),
-				 "%s(), the %s callback, ends by calling %s(): once that lets the module go, the rest of the function runs in freed module text; release in built-in code, or drop the module's reference from a work item of the core",
-				 fname, in->slot,
-				 callee_name(expr_symbol(tail->fn)));
-			for (j = 0; j < i; j++)
-				if (installs[j].fn == in->fn &&
-				    !strcmp(installs[j].key, in->key))
-					dup = 1;
-			if (dup)
-				continue;
+			f = finding_new("release-returns-into-module",
+					tail->pos, in->key);
+			finding_message(f, "%s(), the %s callback, ends by calling %s(): once that lets the module go, the rest of the function runs in freed module text; release in built-in code, or drop the module's reference from a work item of the core",
+					fname, in->slot,
+					callee_name(expr_symbol(tail->fn)));
 		} else if (does_nothing(body)) {
-			f.rule = "empty-release";
-			f.pos = in->pos;
-			snprintf(f.message, sizeof(f.message),
-				 "%s(), the %s callback, does nothing: it hides the core's missing-release warning and leaks the object, and as module text it can run after unload; free the containing object, or let the core own it",
-				 fname, in->slot);
+			f = finding_new("empty-release", in->pos, in->key);
+			finding_message(f, "%s(), the %s callback, does nothing: it hides the core's missing-release warning and leaks the object, and as module text it can run after unload; free the containing object, or let the core own it",
+					fname, in->slot);
 		} else {
-			f.rule = "module-release";
-			f.pos = in->pos;
-			snprintf(f.message, sizeof(f.message),
-				 "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
-				 fname, in->slot);
+			f = finding_new("module-release", in->pos, in->key);
+			finding_message(f, "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
+					fname, in->slot);
 		}
-		report(&f);
+		f->unload = 1;
+		finding_requires(f, "registered:%s", in->key);
+		finding_report(f);
 	}
 }
 
 const struct modlife_check check_release = {
+	.modes = CHECK_RULES,
 	.name = "release",
 	.begin_tu = release_begin_tu,
 	.call = release_call,

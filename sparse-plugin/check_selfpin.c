@@ -80,8 +80,7 @@ static void selfpin_call(struct walk_ctx *ctx, struct expression *call,
 			 struct symbol *callee)
 {
 	const char *name = callee_name(callee);
-	struct finding f;
-	char k[300];
+	struct finding *f;
 
 	if (!name || !ctx->fn)
 		return;
@@ -96,22 +95,18 @@ static void selfpin_call(struct walk_ctx *ctx, struct expression *call,
 	if (strcmp(name, "__module_get") || !tu.is_module ||
 	    !is_this_module(first_expression(call->args)))
 		return;
-	memset(&f, 0, sizeof(f));
-	f.rule = "self-pin";
-	f.pos = call->pos;
-	f.unload = 1;
-	snprintf(k, sizeof(k), "unpinned-callback:%s", sym_name(ctx->fn));
-	f.requires[0] = strdup(k);
-	snprintf(k, sizeof(k), "pinned-callback:%s", sym_name(ctx->fn));
-	f.unless[0] = strdup(k);
-	snprintf(f.message, sizeof(f.message),
-		 "__module_get(THIS_MODULE) in %s(), a callback (sysfs attribute, timer, work or notifier) that nothing pinned the module for: it cannot fail, so it races with rmmod; set the owner of the object that leads here (.owner = THIS_MODULE), or use try_module_get() and handle its failure",
-		 sym_name(ctx->fn));
-	report(&f);
+	f = finding_new("self-pin", call->pos, NULL);
+	f->unload = 1;
+	finding_requires(f, "unpinned-callback:%s", sym_name(ctx->fn));
+	finding_unless(f, "pinned-callback:%s", sym_name(ctx->fn));
+	finding_message(f, "__module_get(THIS_MODULE) in %s(), a callback (sysfs attribute, timer, work or notifier) that nothing pinned the module for: it cannot fail, so it races with rmmod; set the owner of the object that leads here (.owner = THIS_MODULE), or use try_module_get() and handle its failure",
+			sym_name(ctx->fn));
+	finding_report(f);
 }
 
 const struct modlife_check check_selfpin = {
 	.name = "self-pin",
+	.modes = CHECK_RULES,
 	.call = selfpin_call,
 	.assign = selfpin_assign,
 	.object = selfpin_object,

@@ -1,21 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Output: facts as JSON lines for the front end's link step, and findings,
- * printed gcc-style once the translation unit's own facts say they stand.
- *
- * A finding may depend on facts of other files of the module: it names keys
- * that, when any file provides them, drop it ("unless") or that it needs
- * ("requires"). Here only this file's keys are known, so a finding whose
- * requirement is not met locally is written as a fact but not printed; the
- * front end decides with every file of the module.
+ * What the checks say about one translation unit: facts (written as JSON
+ * lines for the link step, and kept in memory), keys that facts provide,
+ * and candidate findings. At the end of the unit, link.c decides with
+ * this file's facts alone what stands here, and it is printed gcc-style;
+ * a finding whose keys another file may provide is decided again, with
+ * every file, by "modlife scan" or "modlife link".
  */
+#define _GNU_SOURCE	/* vasprintf() */
 #include <stdarg.h>
 #include <string.h>
 #include <stdlib.h>
 #include "modlife.h"
+#include "strmap.h"
 
 static FILE *facts;
-static int first_field;
+static struct factset tu_facts;
+static struct fact *cur;
 
 void facts_open(const char *path)
 {
@@ -35,51 +36,19 @@ void facts_close(void)
 	facts = NULL;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 void fact_begin(const char *kind)
 {
-	if (!facts)
-		return;
-	fputs("{\"k\":", facts);
-	json_string(facts, kind);
-	first_field = 0;
+	cur = factset_new(&tu_facts, kind);
 }
 
 void fact_str(const char *key, const char *val)
 {
-	if (!facts)
-		return;
-	fputc(',', facts);
-	json_string(facts, key);
-	fputc(':', facts);
-	if (val)
-		json_string(facts, val);
-	else
-		fputs("null", facts);
+	fact_add_str(cur, key, val);
 }
 
 void fact_int(const char *key, long val)
 {
-	if (!facts)
-		return;
-	fputc(',', facts);
-	json_string(facts, key);
-	fprintf(facts, ":%ld", val);
+	fact_add_int(cur, key, val);
 }
 
 void fact_pos(struct position pos)
@@ -92,73 +61,35 @@ void fact_pos(struct position pos)
 void fact_end(void)
 {
 	if (facts)
-		fputs("}\n", facts);
+		fact_write(facts, cur);
+	cur = NULL;
 }
 
-/* ---- provided keys ---- */
+/* ---- keys ---- */
 
-/*
- * A "local" key holds in this file's own view only: it is not written as
- * a fact, so the link step, which sees every file, decides it itself.
- */
-static char **keys;
-static char *key_local;
-static int nkeys, keys_cap;
-
-static int key_index(const char *key)
+static char *vformat(const char *fmt, va_list ap)
 {
-	int i;
+	char *s;
 
-	for (i = 0; i < nkeys; i++)
-		if (!strcmp(keys[i], key))
-			return i;
-	return -1;
+	if (vasprintf(&s, fmt, ap) < 0)
+		die("modlife: out of memory");
+	return s;
 }
 
-int is_provided(const char *key)
+/* A key that holds for the module ("owner:obj:foo_fops"). */
+void provide(const char *fmt, ...)
 {
-	return key_index(key) >= 0;
-}
+	va_list ap;
+	char *key;
 
-static void add_key(const char *key, int local)
-{
-	int i = key_index(key);
-
-	if (i >= 0 && (local || !key_local[i]))
-		return;
-	if (i < 0) {
-		if (nkeys == keys_cap) {
-			keys_cap = keys_cap ? keys_cap * 2 : 64;
-			keys = realloc(keys, keys_cap * sizeof(*keys));
-			key_local = realloc(key_local, keys_cap);
-		}
-		i = nkeys++;
-		keys[i] = strdup(key);
-	}
-	key_local[i] = local;
-	if (local)
-		return;
+	va_start(ap, fmt);
+	key = vformat(fmt, ap);
+	va_end(ap);
 	fact_begin("provide");
 	fact_str("key", key);
 	fact_end();
+	free(key);
 }
-
-void provide(const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	add_key(buf, 0);
-}
-
-struct implication {
-	char *if_key, *then_key;
-};
-static struct implication *impl;
-static int nimpl, impl_cap;
 
 /* A key that holds whenever another does (a cdev's owner pins its fops). */
 void implies(const char *if_key, const char *then_key)
@@ -167,327 +98,149 @@ void implies(const char *if_key, const char *then_key)
 	fact_str("if", if_key);
 	fact_str("then", then_key);
 	fact_end();
-	if (nimpl == impl_cap) {
-		impl_cap = impl_cap ? impl_cap * 2 : 16;
-		impl = realloc(impl, impl_cap * sizeof(*impl));
-	}
-	impl[nimpl].if_key = strdup(if_key);
-	impl[nimpl].then_key = strdup(then_key);
-	nimpl++;
 }
 
-struct cond_key {
-	char *fn, *key;
-	int mode;		/* which graph decides: REACH_* */
-};
-static struct cond_key *conds;
-static int nconds;
-
-static void cond_key(const char *kind, const char *fn, const char *key,
-		     int mode)
+static void cond_key(const char *kind, const char *fn, const char *key)
 {
 	fact_begin(kind);
 	fact_str("fn", fn);
 	fact_str("key", key);
 	fact_end();
-	conds = realloc(conds, (nconds + 1) * sizeof(*conds));
-	conds[nconds].fn = strdup(fn);
-	conds[nconds].key = strdup(key);
-	conds[nconds].mode = mode;
-	nconds++;
 }
 
 /* @key holds if the module's exit function reaches @fn. */
 void provide_if_reached(const char *fn, const char *key)
 {
-	cond_key("provide_if_reached", fn, key, REACH_EXIT);
+	cond_key("provide_if_reached", fn, key);
 }
 
 /* @key holds if @fn may run before unload (graph.c's "may" graph). */
 void provide_if_may_reach(const char *fn, const char *key)
 {
-	cond_key("provide_if_may_reach", fn, key, REACH_MAY);
+	cond_key("provide_if_may_reach", fn, key);
 }
 
 /* @key holds unless an exported function reaches @fn: a dependent module
  * may be the one doing it, and it is unloaded first */
 void provide_unless_exported(const char *fn, const char *key)
 {
-	cond_key("provide_unless_exported", fn, key, REACH_EXPORTS);
-}
-
-static void close_reach(void)
-{
-	static const int order[] = { REACH_EXPORTS, REACH_MAY, REACH_EXIT };
-	int i, m;
-
-	if (!tu.exit_fn)
-		return;
-	/* the exit path proper last: findings' paths are read from it */
-	for (m = 0; m < 3; m++) {
-		graph_reach(sym_name(tu.exit_fn), order[m]);
-		for (i = 0; i < nconds; i++)
-			if (conds[i].mode == order[m] &&
-			    graph_reached(conds[i].fn) !=
-			    (order[m] == REACH_EXPORTS))
-				/*
-				 * "no export reaches it" may not hold for
-				 * the module: another file may export a
-				 * function of this one
-				 */
-				add_key(conds[i].key,
-					order[m] == REACH_EXPORTS);
-	}
-}
-
-static void close_implications(void)
-{
-	int i, changed = 1;
-
-	while (changed) {
-		changed = 0;
-		for (i = 0; i < nimpl; i++) {
-			int a = key_index(impl[i].if_key);
-			int b = key_index(impl[i].then_key);
-
-			/* what a local key implies is local too */
-			if (a < 0 || (b >= 0 && (key_local[a] ||
-						 !key_local[b])))
-				continue;
-			add_key(impl[i].then_key, key_local[a]);
-			changed = 1;
-		}
-	}
+	cond_key("provide_unless_exported", fn, key);
 }
 
 /* ---- findings ---- */
 
-static struct finding *found;
-static int nfound, found_cap;
-int findings_printed;
-
-/* Key lists end at their first NULL: close the gaps checks leave. */
-static void compact(const char **keys)
+struct finding *finding_new(const char *rule, struct position pos,
+			    const char *object)
 {
-	int i, n = 0;
+	struct finding *f = calloc(1, sizeof(*f));
 
-	for (i = 0; i < MAX_KEYS; i++)
-		if (keys[i])
-			keys[n++] = keys[i];
-	while (n < MAX_KEYS)
-		keys[n++] = NULL;
+	if (!f)
+		die("modlife: out of memory");
+	f->rule = rule;
+	f->pos = pos;
+	f->object = object ? ml_strdup(object) : NULL;
+	return f;
 }
 
-void report(struct finding *f)
+void finding_message(struct finding *f, const char *fmt, ...)
 {
-	compact(f->unless);
-	compact(f->requires);
-	if (nfound == found_cap) {
-		found_cap = found_cap ? found_cap * 2 : 16;
-		found = realloc(found, found_cap * sizeof(*found));
-	}
-	found[nfound++] = *f;
+	va_list ap;
+
+	free(f->message);
+	va_start(ap, fmt);
+	f->message = vformat(fmt, ap);
+	va_end(ap);
+}
+
+static void push_key(char ***list, int *n, char *key)
+{
+	int cap = *n;
+
+	*list = xgrow(*list, &cap, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = key;
+}
+
+/* Dropped when the module provides this key. */
+void finding_unless(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	push_key(&f->unless, &f->nunless, vformat(fmt, ap));
+	va_end(ap);
+}
+
+/* Kept only when the module provides this key ("a|b": either). */
+void finding_requires(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	push_key(&f->requires, &f->nrequires, vformat(fmt, ap));
+	va_end(ap);
+}
+
+/* "%PATH%" in the message becomes the exit path to @fn (needs one). */
+void finding_path_to(struct finding *f, const char *fn)
+{
+	free(f->path_to);
+	f->path_to = ml_strdup(fn);
+}
+
+/* The finding as a fact; it is decided at the end of the unit. */
+void finding_report(struct finding *f)
+{
+	fact_begin("finding");
+	fact_str("rule", f->rule);
+	fact_pos(f->pos);
+	fact_str("message", f->message ? f->message : "");
+	fact_str("object", f->object);
+	fact_add_list(cur, "unless", f->unless, f->nunless);
+	fact_add_list(cur, "requires", f->requires, f->nrequires);
+	fact_int("unload", f->unload);
+	if (f->path_to)
+		fact_str("path_to", f->path_to);
+	fact_end();
+	finding_free(f);
+}
+
+/* A candidate that the check itself withdrew. */
+void finding_free(struct finding *f)
+{
+	int i;
+
+	for (i = 0; i < f->nunless; i++)
+		free(f->unless[i]);
+	for (i = 0; i < f->nrequires; i++)
+		free(f->requires[i]);
+	free(f->unless);
+	free(f->requires);
+	free(f->message);
+	free(f->object);
+	free(f->path_to);
+	free(f);
 }
 
 extern int quiet_findings;
-int show_experimental;
+int show_experimental, findings_printed;
 
-/* rules whose real-tree findings were mostly false: facts only by default */
-static int experimental(const char *rule)
+static void print_text(const struct verdict *v, void *arg)
 {
-	return !strcmp(rule, "exit-pending-work") ||
-	       !strcmp(rule, "exit-pending-timer");
-}
-
-/* "a|b|c": one of them is provided. */
-static int any_provided(const char *alts)
-{
-	char buf[1024], *p, *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", alts);
-	for (p = strtok_r(buf, "|", &save); p; p = strtok_r(NULL, "|", &save))
-		if (is_provided(p))
-			return 1;
-	return 0;
-}
-
-static int stands_locally(struct finding *f)
-{
-	int i;
-
-	for (i = 0; i < MAX_KEYS && f->unless[i]; i++)
-		if (is_provided(f->unless[i]))
-			return 0;
-	for (i = 0; i < MAX_KEYS && f->requires[i]; i++)
-		if (!any_provided(f->requires[i]))
-			return 0;
-	if (f->path_to && !graph_reached(f->path_to))
-		return 0;
-	/* init without exit here: a module that cannot be unloaded */
-	if (f->unload && tu.init_fn && !tu.exit_fn)
-		return 0;
-	return 1;
-}
-
-static void write_keys(const char *name, const char *const *list)
-{
-	int i;
-
-	if (!facts)
+	if (quiet_findings ||
+	    (rule_is_experimental(v->rule) && !show_experimental))
 		return;
-	fprintf(facts, ",\"%s\":[", name);
-	for (i = 0; i < MAX_KEYS && list[i]; i++) {
-		if (i)
-			fputc(',', facts);
-		json_string(facts, list[i]);
-	}
-	fputc(']', facts);
+	fprintf(diag_out, "%s:%ld:%ld: warning: %s [modlife-%s]\n", v->file,
+		v->line, v->col, v->message, v->rule);
+	findings_printed++;
 }
 
-static void print_message(struct finding *f)
-{
-	const char *at = f->path_to ? strstr(f->message, "%PATH%") : NULL;
-	char path[1024];
-
-	if (!at) {
-		fputs(f->message, diag_out);
-		return;
-	}
-	fprintf(diag_out, "%.*s%s%s", (int)(at - f->message), f->message,
-		graph_path(f->path_to, path, sizeof(path)), at + 6);
-}
-
+/* This file's own view: what stands with its facts alone. */
 void findings_flush(void)
 {
-	int i;
-
-	close_reach();
-	close_implications();
-	for (i = 0; i < nfound; i++) {
-		struct finding *f = &found[i];
-		int local = stands_locally(f);
-
-		fact_begin("finding");
-		fact_str("rule", f->rule);
-		fact_pos(f->pos);
-		fact_str("message", f->message);
-		fact_str("object", f->object);
-		write_keys("unless", f->unless);
-		write_keys("requires", f->requires);
-		fact_int("unload", f->unload);
-		if (f->path_to)
-			fact_str("path_to", f->path_to);
-		fact_int("local", local);
-		fact_end();
-		if (!local || quiet_findings ||
-		    (experimental(f->rule) && !show_experimental))
-			continue;
-		fprintf(diag_out, "%s:%d:%d: warning: ",
-			stream_name(f->pos.stream), f->pos.line, f->pos.pos);
-		print_message(f);
-		fprintf(diag_out, " [modlife-%s]\n", f->rule);
-		findings_printed++;
-	}
+	link_decide(&tu_facts, SCOPE_FILE, print_text, NULL);
 }
 
 void emit_reset(void)
 {
-	int i;
-
-	for (i = 0; i < nkeys; i++)
-		free(keys[i]);
-	nkeys = 0;
-	nfound = 0;
-	for (i = 0; i < nimpl; i++) {
-		free(impl[i].if_key);
-		free(impl[i].then_key);
-	}
-	nimpl = 0;
-	for (i = 0; i < nconds; i++) {
-		free(conds[i].fn);
-		free(conds[i].key);
-	}
-	nconds = 0;
-	graph_reset();
-}
-
-/* ---- knowledge file: "type<TAB>where<TAB>how" per line ---- */
-
-struct kb_entry {
-	char *type, *where;
-};
-static struct kb_entry *kb;
-static int nkb;
-
-static int kb_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct kb_entry *)a)->type,
-		      ((const struct kb_entry *)b)->type);
-}
-
-void kb_load(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char line[1024];
-
-	if (!f)
-		die("modlife: cannot read knowledge file %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *tab, *tab2, *nl;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		tab = strchr(line, '\t');
-		if (!tab)
-			continue;
-		*tab++ = 0;
-		tab2 = strchr(tab, '\t');
-		if (tab2)
-			*tab2 = 0;
-		kb = realloc(kb, (nkb + 1) * sizeof(*kb));
-		kb[nkb].type = strdup(line);
-		kb[nkb].where = strdup(tab);
-		nkb++;
-	}
-	fclose(f);
-	/* thousands of rows, looked up for every call: sorted, searched */
-	if (nkb)
-		qsort(kb, nkb, sizeof(*kb), kb_cmp);
-}
-
-/* The first row for @type, or -1. */
-static int kb_first(const char *type)
-{
-	int lo = 0, hi = nkb;
-
-	while (lo < hi) {
-		int mid = (lo + hi) / 2;
-
-		if (strcmp(kb[mid].type, type) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < nkb && !strcmp(kb[lo].type, type) ? lo : -1;
-}
-
-/* Where core code reads @type's owner, or NULL when it never does. */
-const char *kb_lookup_owner(const char *type)
-{
-	int i = kb_first(type);
-
-	return i < 0 ? NULL : kb[i].where;
-}
-
-/* The second column of every row for @type ("stops:fn" has several). */
-void kb_each(const char *type, void (*fn)(const char *value, void *arg),
-	     void *arg)
-{
-	int i = kb_first(type);
-
-	for (; i >= 0 && i < nkb && !strcmp(kb[i].type, type); i++)
-		fn(kb[i].where, arg);
+	factset_clear(&tu_facts);
 }

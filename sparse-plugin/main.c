@@ -13,6 +13,9 @@
  *   --modlife-parse-errors print sparse's first error of a file
  *   --modlife-werror       exit 1 when a finding was printed
  *   --modlife-experimental also print the experimental rules' findings
+ *   --modlife-link [FILE...] decide facts files as one module (link.c);
+ *                          no FILE: modules on stdin, each ended by
+ *                          {"k":"end"}; prints the findings that stand
  */
 #include <string.h>
 #include <stdlib.h>
@@ -26,15 +29,19 @@ int kb_mode, quiet_findings;
 FILE *diag_out;
 extern int findings_printed, show_experimental;
 
-static const struct modlife_check *rule_checks[] = {
-	&check_facts, &check_owner, &check_release, &check_exit_wait,
-	&check_async, &check_selfpin, NULL
-};
-/* check_async's stops tell the knowledge scan what exported helpers stop */
-static const struct modlife_check *kb_checks[] = {
-	&check_kbscan, &check_async, NULL
-};
-const struct modlife_check **checks = rule_checks;
+/* the checks of this run: those of all_checks[] for its mode */
+static const struct modlife_check *active[64];
+const struct modlife_check **checks = active;
+
+static void select_checks(unsigned int mode)
+{
+	int i, n = 0;
+
+	for (i = 0; all_checks[i] && n < 63; i++)
+		if (all_checks[i]->modes & mode)
+			active[n++] = all_checks[i];
+	active[n] = NULL;
+}
 
 static FILE *captured;		/* sparse's own stderr, kept aside */
 static int show_parse_errors;
@@ -227,6 +234,8 @@ int main(int argc, char **argv)
 	const char *modname = NULL, *depfile = NULL;
 	char autopath[PATH_MAX];
 
+	if (argc > 1 && !strcmp(argv[1], "--modlife-link"))
+		return link_main(argc - 2, argv + 2);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -259,9 +268,8 @@ int main(int argc, char **argv)
 	}
 	args[n] = NULL;
 
-	if (kb_mode) {
-		checks = kb_checks;
-	} else {
+	select_checks(kb_mode ? CHECK_KB : CHECK_RULES);
+	if (!kb_mode) {
 		if (!kb_path)
 			kb_path = default_kb(argv[0]);
 		if (!kb_path) {

@@ -13,6 +13,7 @@
 #include "expression.h"
 #include "parse.h"
 #include "scope.h"
+#include "facts.h"
 
 /* What the walker knows while it visits one expression. */
 /* the conditional branches around a statement: if arms, switches, loops */
@@ -34,8 +35,10 @@ struct walk_ctx {
  * One check family registers these hooks (smatch-style check_*.c files).
  * Every hook is optional.
  */
+enum { CHECK_RULES = 1, CHECK_KB = 2 };	/* which runs use a check */
 struct modlife_check {
 	const char *name;
+	unsigned int modes;
 	void (*begin_tu)(void);
 	void (*function)(struct symbol *fn);
 	void (*call)(struct walk_ctx *ctx, struct expression *call,
@@ -48,13 +51,8 @@ struct modlife_check {
 	void (*end_tu)(void);
 };
 
-extern const struct modlife_check check_facts;
-extern const struct modlife_check check_owner;
-extern const struct modlife_check check_kbscan;
-extern const struct modlife_check check_release;
-extern const struct modlife_check check_exit_wait;
-extern const struct modlife_check check_async;
-extern const struct modlife_check check_selfpin;
+/* checks.c, generated: every check_*.c's table, by file name */
+extern const struct modlife_check *const all_checks[];
 int is_kobject_bearing(struct symbol *t);
 
 /* State of the translation unit being checked (main.c). */
@@ -124,7 +122,7 @@ typedef void (*init_leaf_fn)(struct symbol *obj, struct symbol *member,
 void for_each_init_leaf(struct symbol *obj, struct expression *init,
 			init_leaf_fn fn);
 
-/* graph.c: the TU's call graph, as the link step builds the module's */
+/* graph.c: the call graph that link.c builds from facts */
 void graph_call(const char *from, const char *to);
 void graph_icall(const char *from, const char *st, const char *member);
 void graph_unreg(const char *from, const char *drv);
@@ -136,15 +134,20 @@ void graph_passes(const char *from, const char *fn);
 void graph_runs(const char *key, const char *fn);
 void graph_queued(const char *item, const char *on);
 enum { REACH_EXIT, REACH_MAY, REACH_EXPORTS };
-void graph_reach(const char *root, int mode);
-int is_teardown_name(const char *name);
-int graph_reached(const char *fn);
-const char *graph_path(const char *fn, char *buf, size_t len);
+struct reach;
+struct reach *graph_reach(const char *const *roots, int nroots, int mode);
+int reach_has(const struct reach *r, const char *fn);
+int reach_count(const struct reach *r);
+const char *reach_fn(const struct reach *r, int i);
+const char *reach_path(const struct reach *r, const char *fn, char *buf,
+		       size_t len);
+void reach_free(struct reach *r);
 void graph_reset(void);
+int is_teardown_name(const char *name);
 int is_teardown_member(const char *m);
 int is_teardown_store(const char *st, const char *member);
 
-/* emit.c: facts (JSON lines) and findings */
+/* emit.c: facts (JSON lines) and candidate findings */
 void facts_open(const char *path);
 void facts_close(void);
 void fact_begin(const char *kind);
@@ -153,28 +156,38 @@ void fact_int(const char *key, long val);
 void fact_pos(struct position pos);
 void fact_end(void);
 void provide(const char *fmt, ...) FORMAT_ATTR(1);
-
-#define MAX_KEYS 8
-struct finding {
-	const char *rule;
-	struct position pos;
-	char message[1024];
-	const char *object;
-	const char *unless[MAX_KEYS];	/* dropped if the module provides one */
-	/* kept only if the module provides each ("a|b": either) */
-	const char *requires[MAX_KEYS];
-	int unload;			/* needs a module that can be unloaded */
-	const char *path_to;	/* "%PATH%" in message: exit -> ... -> this */
-};
-void report(struct finding *f);
 void implies(const char *if_key, const char *then_key);
 void provide_if_reached(const char *fn, const char *key);
 void provide_if_may_reach(const char *fn, const char *key);
 void provide_unless_exported(const char *fn, const char *key);
-int is_provided(const char *key);
+
+/* A candidate finding; its strings are its own (no fixed buffers). */
+struct finding {
+	const char *rule;
+	struct position pos;
+	char *message;
+	char *object;
+	char **unless;		/* dropped if the module provides one */
+	int nunless;
+	char **requires;	/* kept only if each is provided ("a|b") */
+	int nrequires;
+	int unload;		/* needs a module that can be unloaded */
+	char *path_to;		/* "%PATH%" in message: exit -> ... -> this */
+};
+struct finding *finding_new(const char *rule, struct position pos,
+			    const char *object);
+void finding_message(struct finding *f, const char *fmt, ...) FORMAT_ATTR(2);
+void finding_unless(struct finding *f, const char *fmt, ...) FORMAT_ATTR(2);
+void finding_requires(struct finding *f, const char *fmt, ...)
+	FORMAT_ATTR(2);
+void finding_path_to(struct finding *f, const char *fn);
+void finding_report(struct finding *f);
+void finding_free(struct finding *f);
 extern FILE *diag_out;
 void findings_flush(void);
 void emit_reset(void);
+
+/* kb.c */
 const char *kb_lookup_owner(const char *type);
 void kb_each(const char *type, void (*fn)(const char *value, void *arg),
 	     void *arg);

@@ -17,6 +17,19 @@ extern const struct modlife_check **checks;
 	     (c = *c##p) != NULL; c##p++)
 
 static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt);
+
+/* "struct timer_list *t = &p->timer;": t names p->timer from now on */
+static void alias_decl(struct symbol *local)
+{
+	struct expression lv = { .type = EXPR_PREOP, .op = '*' };
+	struct expression sym = { .type = EXPR_SYMBOL };
+
+	if (!local->initializer)
+		return;
+	sym.symbol = local;
+	lv.unop = &sym;
+	alias_set(&lv, local->initializer);
+}
 static void walk_expr(struct walk_ctx *ctx, struct expression *expr);
 
 static void add_object(struct symbol *sym)
@@ -59,6 +72,7 @@ static void walk_decls(struct walk_ctx *ctx, struct symbol_list *list)
 		FOR_EACH_CHECK(c)
 			if (c->decl)
 				c->decl(ctx, sym);
+		alias_decl(sym);
 		if (sym->initializer)
 			walk_expr(ctx, sym->initializer);
 	} END_FOR_EACH_PTR(sym);
@@ -78,6 +92,8 @@ static void walk_expr(struct walk_ctx *ctx, struct expression *expr)
 		FOR_EACH_CHECK(c)
 			if (c->assign)
 				c->assign(ctx, expr);
+		/* after the checks: "p = &x" names x from the next use on */
+		alias_set(expr->left, expr->right);
 		/* fallthrough */
 	case EXPR_BINOP:
 	case EXPR_COMMA:

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The knowledge file (kb/owner-reads.tsv): "type<TAB>where<TAB>how" rows
+ * that "modlife kb" derives from a kernel tree, sorted and searched.
+ */
+#include <string.h>
+#include <stdlib.h>
+#include "modlife.h"
+
+struct kb_entry {
+	char *type, *where;
+};
+static struct kb_entry *kb;
+static int nkb;
+
+static int kb_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kb_entry *)a)->type,
+		      ((const struct kb_entry *)b)->type);
+}
+
+void kb_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+
+	if (!f)
+		die("modlife: cannot read knowledge file %s", path);
+	while (fgets(line, sizeof(line), f)) {
+		char *tab, *tab2, *nl;
+
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		tab = strchr(line, '\t');
+		if (!tab)
+			continue;
+		*tab++ = 0;
+		tab2 = strchr(tab, '\t');
+		if (tab2)
+			*tab2 = 0;
+		kb = realloc(kb, (nkb + 1) * sizeof(*kb));
+		kb[nkb].type = strdup(line);
+		kb[nkb].where = strdup(tab);
+		nkb++;
+	}
+	fclose(f);
+	/* thousands of rows, looked up for every call: sorted, searched */
+	if (nkb)
+		qsort(kb, nkb, sizeof(*kb), kb_cmp);
+}
+
+/* The first row for @type, or -1. */
+static int kb_first(const char *type)
+{
+	int lo = 0, hi = nkb;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (strcmp(kb[mid].type, type) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nkb && !strcmp(kb[lo].type, type) ? lo : -1;
+}
+
+/* Where core code reads @type's owner, or NULL when it never does. */
+const char *kb_lookup_owner(const char *type)
+{
+	int i = kb_first(type);
+
+	return i < 0 ? NULL : kb[i].where;
+}
+
+/* The second column of every row for @type ("stops:fn" has several). */
+void kb_each(const char *type, void (*fn)(const char *value, void *arg),
+	     void *arg)
+{
+	int i = kb_first(type);
+
+	for (; i >= 0 && i < nkb && !strcmp(kb[i].type, type); i++)
+		fn(kb[i].where, arg);
+}

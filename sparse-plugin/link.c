@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The decision: which candidate findings stand, given facts. It runs for
+ * one translation unit under kbuild (SCOPE_FILE: its own facts) and for
+ * every file of a module under "modlife scan" and "modlife link"
+ * (SCOPE_MODULE, through --modlife-link); there is no other copy.
+ *
+ * A finding fact names keys: "unless" (dropped when a key is provided),
+ * "requires" (kept only when each is provided; "a|b": either) and
+ * "unload" (needs a module that can be unloaded). Keys are provided by
+ * "provide" facts, derived by "implies" facts, and by reachability in
+ * the call graph (graph.c): "provide_if_reached" when the exit function
+ * reaches a function, "provide_if_may_reach" when it may run before the
+ * unload, "provide_unless_exported" unless an exported function reaches
+ * it, and "exit-reaches:FN" for each function the exit path reaches.
+ * "path_to" names the function whose exit path fills %PATH%.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "modlife.h"
+#include "strmap.h"
+
+struct linker {
+	struct strmap keys;
+	struct strmap impl;		/* if-key -> then-keys (ivec of facts) */
+	const struct factset *set;
+	char **exits;
+	int nexits, exits_cap;
+	int has_init;
+	struct strmap defined;		/* non-static, not exported here */
+	struct strmap exported;
+	struct strmap elsewhere;	/* EXPORT_SYMBOL() of any file */
+};
+
+static void add_key(struct linker *l, const char *key);
+
+/* A key and, breadth first, whatever it implies. */
+static void add_key(struct linker *l, const char *key)
+{
+	const char **queue = NULL;
+	int n = 0, cap = 0, i, j;
+
+	if (!key || strmap_get(&l->keys, key))
+		return;
+	strmap_add(&l->keys, key);
+	queue = xgrow(queue, &cap, 1, sizeof(*queue));
+	queue[n++] = key;
+	for (i = 0; i < n; i++) {
+		void **slot = strmap_get(&l->impl, queue[i]);
+		struct ivec *v = slot ? *slot : NULL;
+
+		for (j = 0; v && j < v->n; j++) {
+			const char *then = fact_get(&l->set->v[v->v[j]],
+						    "then");
+
+			if (!then || strmap_get(&l->keys, then))
+				continue;
+			strmap_add(&l->keys, then);
+			queue = xgrow(queue, &cap, n + 1, sizeof(*queue));
+			queue[n++] = then;
+		}
+	}
+	free(queue);
+}
+
+static int has_key(const struct linker *l, const char *key)
+{
+	return strmap_get(&l->keys, key) != NULL;
+}
+
+/* "a|b|c": one of them is provided. */
+static int any_provided(const struct linker *l, const char *alts)
+{
+	const char *p = alts, *bar;
+	char buf[1024];
+
+	for (;; p = bar + 1) {
+		size_t n;
+
+		bar = strchr(p, '|');
+		n = bar ? (size_t)(bar - p) : strlen(p);
+		if (n < sizeof(buf)) {
+			memcpy(buf, p, n);
+			buf[n] = 0;
+			if (has_key(l, buf))
+				return 1;
+		}
+		if (!bar)
+			return 0;
+	}
+}
+
+/* Facts into the graph and the linker's tables. */
+static void ingest(struct linker *l, const struct fact *f, int index)
+{
+	const char *k = f->kind;
+
+	if (!strcmp(k, "call")) {
+		graph_call(fact_get(f, "from"), fact_get(f, "to"));
+	} else if (!strcmp(k, "icall")) {
+		graph_icall(fact_get(f, "from"), fact_get(f, "struct"),
+			    fact_get(f, "member"));
+	} else if (!strcmp(k, "unreg_driver")) {
+		graph_unreg(fact_get(f, "from"), fact_get(f, "driver"));
+	} else if (!strcmp(k, "store")) {
+		graph_store(fact_get(f, "struct"), fact_get(f, "member"),
+			    fact_get(f, "fn"), fact_get(f, "obj"));
+		if (fact_get(f, "from"))
+			graph_passes(fact_get(f, "from"), fact_get(f, "fn"));
+	} else if (!strcmp(k, "waits")) {
+		graph_waits(fact_get(f, "from"), fact_get(f, "key"));
+	} else if (!strcmp(k, "runs")) {
+		graph_runs(fact_get(f, "key"), fact_get(f, "fn"));
+	} else if (!strcmp(k, "queued")) {
+		graph_queued(fact_get(f, "item"), fact_get(f, "on"));
+	} else if (!strcmp(k, "fn") && fact_get(f, "name")) {
+		if (fact_get_int(f, "exported")) {
+			if (!strmap_get(&l->exported, fact_get(f, "name"))) {
+				strmap_add(&l->exported, fact_get(f, "name"));
+				graph_export(fact_get(f, "name"));
+			}
+		} else if (!fact_get_int(f, "static")) {
+			strmap_add(&l->defined, fact_get(f, "name"));
+		}
+	} else if (!strcmp(k, "export") && fact_get(f, "name")) {
+		strmap_add(&l->elsewhere, fact_get(f, "name"));
+	} else if (!strcmp(k, "module_exit") && fact_get(f, "fn")) {
+		l->exits = xgrow(l->exits, &l->exits_cap, l->nexits + 1,
+				 sizeof(*l->exits));
+		l->exits[l->nexits++] = (char *)fact_get(f, "fn");
+	} else if (!strcmp(k, "module_init")) {
+		l->has_init = 1;
+	} else if (!strcmp(k, "implies") && fact_get(f, "if")) {
+		ivec_push(strmap_ivec(&l->impl, fact_get(f, "if")), index);
+	}
+}
+
+/*
+ * A function EXPORT_SYMBOL()ed by another file of the module than the
+ * one defining it (fs/dlm: lockspace.c's interface, exported in main.c).
+ */
+static void exports_elsewhere(struct linker *l)
+{
+	unsigned long i;
+
+	for (i = 0; i < l->defined.cap; i++) {
+		const char *name = l->defined.v[i].key;
+
+		if (name && strmap_get(&l->elsewhere, name) &&
+		    !strmap_get(&l->exported, name))
+			graph_export(name);
+	}
+}
+
+static void cond_keys(struct linker *l, const char *kind,
+		      const struct reach *r, int want)
+{
+	int i;
+
+	for (i = 0; i < l->set->n; i++) {
+		const struct fact *f = &l->set->v[i];
+
+		if (!strcmp(f->kind, kind) &&
+		    reach_has(r, fact_get(f, "fn")) == want)
+			add_key(l, fact_get(f, "key"));
+	}
+}
+
+static int stands(const struct linker *l, const struct fact *f,
+		  const struct reach *exit, enum link_scope scope)
+{
+	char **keys;
+	int i, n;
+
+	keys = fact_get_list(f, "unless", &n);
+	for (i = 0; i < n; i++)
+		if (has_key(l, keys[i]))
+			return 0;
+	keys = fact_get_list(f, "requires", &n);
+	for (i = 0; i < n; i++)
+		if (!any_provided(l, keys[i]))
+			return 0;
+	if (fact_get(f, "path_to") && !reach_has(exit, fact_get(f, "path_to")))
+		return 0;
+	/*
+	 * Nothing to unload without an exit function: a module with an
+	 * init and no exit cannot be unloaded. One file alone cannot tell
+	 * when it has neither (another file may hold the exit).
+	 */
+	if (fact_get_int(f, "unload") && !l->nexits &&
+	    (scope == SCOPE_MODULE || l->has_init))
+		return 0;
+	return 1;
+}
+
+static char *fill_path(const char *msg, const struct reach *exit,
+		       const char *fn)
+{
+	const char *at = fn ? strstr(msg, "%PATH%") : NULL;
+	char path[1024], *out;
+	size_t n;
+
+	if (!at)
+		return ml_strdup(msg);
+	reach_path(exit, fn, path, sizeof(path));
+	n = strlen(msg) + strlen(path) + 1;
+	out = malloc(n);
+	if (!out)
+		die("modlife: out of memory");
+	snprintf(out, n, "%.*s%s%s", (int)(at - msg), msg, path, at + 6);
+	return out;
+}
+
+void link_decide(const struct factset *set, enum link_scope scope,
+		 void (*out)(const struct verdict *v, void *arg), void *arg)
+{
+	struct linker l;
+	struct reach *exit, *may, *exports;
+	int i;
+
+	memset(&l, 0, sizeof(l));
+	l.set = set;
+	graph_reset();
+	for (i = 0; i < set->n; i++)
+		ingest(&l, &set->v[i], i);
+	exports_elsewhere(&l);
+	for (i = 0; i < set->n; i++)
+		if (!strcmp(set->v[i].kind, "provide"))
+			add_key(&l, fact_get(&set->v[i], "key"));
+
+	exit = graph_reach((const char *const *)l.exits, l.nexits,
+			   REACH_EXIT);
+	may = graph_reach((const char *const *)l.exits, l.nexits, REACH_MAY);
+	exports = graph_reach(NULL, 0, REACH_EXPORTS);
+	cond_keys(&l, "provide_if_reached", exit, 1);
+	cond_keys(&l, "provide_if_may_reach", may, 1);
+	cond_keys(&l, "provide_unless_exported", exports, 0);
+	for (i = 0; i < reach_count(exit); i++) {
+		char *k;
+		size_t n = strlen(reach_fn(exit, i)) + 16;
+
+		k = malloc(n);
+		if (!k)
+			die("modlife: out of memory");
+		snprintf(k, n, "exit-reaches:%s", reach_fn(exit, i));
+		add_key(&l, k);
+		free(k);
+	}
+
+	for (i = 0; i < set->n; i++) {
+		const struct fact *f = &set->v[i];
+		struct verdict v;
+		char *msg;
+
+		if (strcmp(f->kind, "finding") || !stands(&l, f, exit, scope))
+			continue;
+		msg = fill_path(fact_get(f, "message") ?: "", exit,
+				fact_get(f, "path_to"));
+		v.finding = f;
+		v.rule = fact_get(f, "rule") ?: "?";
+		v.file = fact_get(f, "file") ?: "?";
+		v.line = fact_get_int(f, "line");
+		v.col = fact_get_int(f, "col");
+		v.message = msg;
+		out(&v, arg);
+		free(msg);
+	}
+	reach_free(exit);
+	reach_free(may);
+	reach_free(exports);
+	free(l.exits);
+	strmap_free(&l.keys, NULL);
+	strmap_free(&l.impl, ivec_free);
+	strmap_free(&l.defined, NULL);
+	strmap_free(&l.exported, NULL);
+	strmap_free(&l.elsewhere, NULL);
+	graph_reset();
+}
+
+/* ---- --modlife-link: facts files in, standing findings out ---- */
+
+static void print_json(const struct verdict *v, void *arg)
+{
+	FILE *o = arg;
+
+	fputs("{\"k\":\"finding\",\"rule\":", o);
+	json_string(o, v->rule);
+	fputs(",\"file\":", o);
+	json_string(o, v->file);
+	fprintf(o, ",\"line\":%ld,\"col\":%ld,\"message\":", v->line, v->col);
+	json_string(o, v->message);
+	fputs(",\"object\":", o);
+	json_string(o, fact_get(v->finding, "object"));
+	fprintf(o, ",\"experimental\":%d}\n", rule_is_experimental(v->rule));
+}
+
+/*
+ * "--modlife-link FILE..." decides the facts of all FILEs as one module
+ * ("-": standard input). With no FILE, standard input holds modules one
+ * after another, each ended by {"k":"end"}: each gets its findings and
+ * an {"k":"end"} line, so that one process links a whole scan.
+ */
+int link_main(int argc, char **argv)
+{
+	struct factset set = { 0 };
+	int i, bad = 0, r;
+
+	if (argc > 0) {
+		for (i = 0; i < argc; i++) {
+			FILE *in = strcmp(argv[i], "-") ?
+				   fopen(argv[i], "r") : stdin;
+
+			if (!in) {
+				fprintf(stderr, "modlife-sparse: cannot read facts file %s\n",
+					argv[i]);
+				return 2;
+			}
+			bad += facts_read(&set, in, argv[i], 0);
+			if (in != stdin)
+				fclose(in);
+		}
+		link_decide(&set, SCOPE_MODULE, print_json, stdout);
+		factset_clear(&set);
+		return bad ? 2 : 0;
+	}
+	while ((r = facts_read(&set, stdin, "<stdin>", 1)) >= 0) {
+		bad += r;
+		link_decide(&set, SCOPE_MODULE, print_json, stdout);
+		factset_clear(&set);
+		fputs("{\"k\":\"end\"}\n", stdout);
+		fflush(stdout);
+	}
+	return bad ? 2 : 0;
+}

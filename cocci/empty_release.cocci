@@ -334,7 +334,7 @@ else:
 	coccinelle.TT = cocci.make_type("struct " + ER_SKIP)
 	coccinelle.DD = cocci.make_ident(ER_SKIP)
 
-@fixk depends on alloc && patch@
+@fixk depends on alloc && patch && !context && !org && !report@
 type erok.TT;
 identifier erok.DD;
 TT *E;
@@ -344,7 +344,7 @@ position rmk.k;
  \(device_unregister\|put_device\)(&E->DD);
 -kfree@k(E);
 
-@fixrel depends on alloc && patch@
+@fixrel depends on alloc && patch && !context && !org && !report@
 identifier erok.RR, erok.DD, d;
 type erok.TT;
 @@

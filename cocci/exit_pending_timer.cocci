@@ -84,6 +84,7 @@ module_platform_driver(drv);
 # (file, function) of the exit functions, their helpers and remove functions
 _exitpath = set()
 
+# kb: timer-async-stop timer-stop
 _SYNC = {
 	"del_timer": "del_timer_sync",
 	"timer_delete": "timer_delete_sync",

@@ -150,7 +150,7 @@ I << cand.I;
 @@
 
 msg = "WARNING: %s: missing .owner = THIS_MODULE, the module can be unloaded while %s is in use" % (I, I)
-coccilib.org.print_todo(j0[0], msg)
+coccilib.org.print_safe_todo(j0[0], msg)
 
 @script:python depends on report@
 j0 << ctx.j0;

@@ -324,6 +324,7 @@ position q;
 @@
 
 (
+// kb: register
  \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F)
 |
  \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F.G)
@@ -670,7 +671,7 @@ else:
 	coccinelle.PNAME = cocci.make_ident(NAME)
 	coccinelle.CALL = cocci.make_expr(call)
 
-@pdfix1 depends on pdreg && patch@
+@pdfix1 depends on pdreg && patch && !context && !org && !report@
 identifier pdok.PNAME;
 expression pdok.CALL;
 identifier E;
@@ -703,7 +704,7 @@ RET;
 coccinelle.FN = cocci.make_ident(c[0].current_element)
 coccinelle.RET = cocci.make_ident(E)
 
-@pdret depends on pdreg && patch@
+@pdret depends on pdreg && patch && !context && !org && !report@
 identifier pdretsel.FN, pdretsel.RET;
 type T;
 expression C;
@@ -719,7 +720,7 @@ expression C;
  ... when != RET
  }
 
-@pdfix2 depends on pdreg && patch@
+@pdfix2 depends on pdreg && patch && !context && !org && !report@
 identifier pdok.PNAME;
 expression pdok.CALL;
 expression E;
@@ -751,7 +752,7 @@ statement S1, S2;
 + PNAME = CALL;
 )
 
-@pdfix3 depends on pdreg && patch@
+@pdfix3 depends on pdreg && patch && !context && !org && !report@
 identifier pdok.PNAME;
 @@
 
@@ -946,7 +947,7 @@ if key in so_bad or kt is None or (p[0].file, "ktype:" + kt) not in so_trivial o
 else:
 	coccinelle.PNAME = cocci.make_ident(NAME)
 
-@kofix1 depends on koreg && patch@
+@kofix1 depends on koreg && patch && !context && !org && !report@
 identifier kook.PNAME, KT;
 identifier E;
 expression P, FMT;
@@ -983,7 +984,7 @@ RET;
 coccinelle.FN = cocci.make_ident(c[0].current_element)
 coccinelle.RET = cocci.make_ident(E)
 
-@koret depends on koreg && patch@
+@koret depends on koreg && patch && !context && !org && !report@
 identifier koretsel.FN, koretsel.RET;
 type T;
 expression C;
@@ -999,7 +1000,7 @@ expression C;
  ... when != RET
  }
 
-@kofix2 depends on koreg && patch@
+@kofix2 depends on koreg && patch && !context && !org && !report@
 identifier kook.PNAME, KT;
 expression P, FMT, E;
 statement S1, S2;
@@ -1032,7 +1033,7 @@ statement S1, S2;
 + PNAME = kobject_create_and_add(FMT, P);
 )
 
-@kofix3 depends on koreg && patch@
+@kofix3 depends on koreg && patch && !context && !org && !report@
 identifier kook.PNAME;
 @@
 
@@ -1042,7 +1043,7 @@ identifier kook.PNAME;
 // ----------------------------------------------------------------------------
 // patch: the object is now a pointer.
 
-@objfix_pdok depends on pdreg && patch@
+@objfix_pdok depends on pdreg && patch && !context && !org && !report@
 identifier pdok.PNAME;
 identifier fld;
 @@
@@ -1055,7 +1056,7 @@ identifier fld;
 + PNAME->fld
 )
 
-@objfix_kook depends on koreg && patch@
+@objfix_kook depends on koreg && patch && !context && !org && !report@
 identifier kook.PNAME;
 identifier fld;
 @@
@@ -1106,7 +1107,7 @@ if (p[0].file, "ktype:" + KT) in so_keep:
 else:
 	coccinelle.KT2 = cocci.make_ident(KT)
 
-@ktfix depends on koreg && patch@
+@ktfix depends on koreg && patch && !context && !org && !report@
 identifier ktrm.KT2;
 @@
 
@@ -1178,14 +1179,14 @@ if key in so_keep or key not in so_rm:
 else:
 	coccinelle.R2 = cocci.make_ident(R)
 
-@relfix depends on (pdreg || koreg) && patch@
+@relfix depends on (pdreg || koreg) && patch && !context && !org && !report@
 identifier relrm.R2, d;
 type T;
 @@
 
 - void R2(T *d) { ... }
 
-@relproto depends on (pdreg || koreg) && patch@
+@relproto depends on (pdreg || koreg) && patch && !context && !org && !report@
 identifier relrm.R2;
 @@
 

@@ -84,6 +84,7 @@ position p;
 // (b) put/unregister, then wait_for_completion*() in the same function.
 @wb depends on hasw exists@
 identifier fn = {mod.exitfn, helper.h};
+// kb: put
 identifier PUT =~ "^(put_device|kobject_put|kobject_del|device_unregister|[A-Za-z0-9_]+_unregister)$";
 identifier WAIT =~ "^wait_for_completion";
 expression E;
@@ -135,7 +136,7 @@ coccilib.report.print_report(j0[0], msg)
 
 // ----------------------------------------------------------------------------
 
-@fixb depends on patch@
+@fixb depends on patch && !context && !org && !report@
 identifier WAIT;
 position wb.p;
 @@
@@ -167,7 +168,7 @@ type T;
 
 // Exit function and helpers in separate rules: a rule inheriting both
 // would see the exit function once per helper and edit it repeatedly.
-@fixa depends on patch && (hasn_def || hasn_proto)@
+@fixa depends on patch && !context && !org && !report && (hasn_def || hasn_proto)@
 identifier mod.exitfn;
 identifier wa.W, wan.N;
 @@
@@ -178,7 +179,7 @@ identifier wa.W, wan.N;
   (...)
  ...> }
 
-@fixah depends on patch && (hasn_def || hasn_proto)@
+@fixah depends on patch && !context && !org && !report && (hasn_def || hasn_proto)@
 identifier helper.h;
 identifier wa.W, wan.N;
 @@

@@ -201,7 +201,10 @@ def cmd_link(a):
                          "--modlife-facts=auto\" and C=1 or C=2 first\n"
                          % " ".join(a.paths))
         return 2
+    checked = result.pop("checked")
     report.FORMATS[a.format](result, sys.stdout, sys.stderr)
+    if not checked:
+        return 2    # every facts file was stale
     return 1 if result["findings"] else 0
 
 

@@ -102,7 +102,7 @@ def _built_facts(dirs, errors, cwd):
     """The facts files kbuild left (.foo.o.modlife beside foo.o) that
     still describe their object: one older than its object, or whose
     object is gone (make clean), is stale and named in errors."""
-    found = []
+    found, seen = [], 0
     for top in dirs:
         if not os.path.isdir(top):
             errors.append({"file": top, "message": "no such directory"})
@@ -113,6 +113,7 @@ def _built_facts(dirs, errors, cwd):
                 if not (fn.startswith(".") and fn.endswith(".o.modlife")):
                     continue
                 path = os.path.join(dirpath, fn)
+                seen += 1
                 obj = os.path.join(dirpath, fn[1:-len(".modlife")])
                 try:
                     stale = os.stat(obj).st_mtime > os.stat(path).st_mtime
@@ -125,17 +126,18 @@ def _built_facts(dirs, errors, cwd):
                                    os.path.basename(obj)})
                     continue
                 found.append(path)
-    return found
+    return found, seen
 
 
 def link_built(dirs, rules):
     """Links the facts that kbuild runs of modlife-sparse
     --modlife-facts=auto left beside the objects (.foo.o.modlife).
-    Returns None when no directory holds any."""
+    Returns None when no directory holds any; "checked" counts those
+    that were linked."""
     cwd = os.getcwd()
     by_module, errors = {}, []
-    files = _built_facts(dirs, errors, cwd)
-    if not files:
+    files, seen = _built_facts(dirs, errors, cwd)
+    if not seen:
         return None
     for path in files:
         facts = []
@@ -166,7 +168,7 @@ def link_built(dirs, rules):
             findings += linked_findings(linker, by_module[key], None,
                                         set(rules), cwd)
     findings.sort(key=lambda d: (d["file"], d["line"], d["column"]))
-    return {"findings": findings, "errors": errors}
+    return {"findings": findings, "errors": errors, "checked": len(files)}
 
 
 class Scanner:

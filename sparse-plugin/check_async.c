@@ -1,24 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Callbacks into module text left pending by the exit path:
- *   exit-no-rcu-barrier  call_rcu()/call_srcu() with a module function and
- *                        no rcu_barrier()/srcu_barrier() on the exit path
- *                        (or an exported core helper that reaches one,
- *                        from the knowledge file)
- *   exit-pending-work    a queued work item with a module function that no
- *                        exit path cancels or flushes (or whose workqueue
- *                        it destroys)
- *   exit-pending-timer   an armed timer/hrtimer with a module callback, or
- *                        a kthread running module code, that no exit path
- *                        stops synchronously (del_timer() is not enough)
+ * The stop/arm tracker behind the pending-callback rules (check_rcu.c,
+ * check_work.c, check_timer.c): what the module's functions stop (work
+ * items, queues, timers, threads, RCU barriers), what runs for which
+ * object (INIT_WORK(), timer_setup(), kthread_run()), what pins the
+ * module, and the arms and queues the rules defer to the end of the
+ * file, where one that its own function stops again is dropped.
  * Objects are matched by their access path (struct type and members) or
  * name; "exit path" is the module call graph from the exit function, the
- * driver core's .remove included (see graph.c).
+ * driver core's .remove included (see graph.c). Its stops also tell the
+ * knowledge scan what exported helpers stop.
  */
 #include <string.h>
 #include "modlife.h"
+#include "async.h"
 
-static int own_function(struct expression *e)
+int own_function(struct expression *e)
 {
 	struct symbol *fn = expr_symbol(e);
 
@@ -29,21 +26,13 @@ static int own_function(struct expression *e)
 	return is_own_symbol(fn);
 }
 
-static int name_in(const char *name, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(name, *list))
-			return 1;
-	return 0;
-}
-
-static struct expression *nth_arg(struct expression *call, int n)
+struct expression *nth_arg(struct expression *call, int n)
 {
 	return ptr_list_nth_entry((struct ptr_list *)call->args, n);
 }
 
 /* "x.dwork.work" -> "x.dwork": the delayed_work around a work item */
-static int delayed_of(const char *key, char *buf, size_t len)
+int delayed_of(const char *key, char *buf, size_t len)
 {
 	size_t n = strlen(key);
 
@@ -95,7 +84,7 @@ static int generic_key(const char *key)
 }
 
 /* The innermost struct.member of @addr, when it names something else. */
-static const char *inner_key(struct expression *addr, const char *key,
+const char *inner_key(struct expression *addr, const char *key,
 			     char *buf, size_t len)
 {
 	if (!type_key(addr, buf, len) || !strcmp(buf, key) ||
@@ -105,7 +94,7 @@ static const char *inner_key(struct expression *addr, const char *key,
 }
 
 /* "dev->mt76.wq" also as "struct mt76_dev.wq": the queue's own struct */
-static const char *wq_inner_key(struct expression *e, const char *key,
+const char *wq_inner_key(struct expression *e, const char *key,
 				char *buf, size_t len)
 {
 	e = strip_expr(e);
@@ -198,7 +187,7 @@ static void stops_flush(void)
 }
 
 /* unless prefix + the innermost struct.member, when it differs */
-static void unless_type(struct finding *f, const char *prefix,
+void unless_type(struct finding *f, const char *prefix,
 			struct expression *addr, const char *key)
 {
 	char t[KEYLEN];
@@ -220,7 +209,7 @@ static void fact_runs(const char *key, struct symbol *fn)
 	fact_end();
 }
 
-static void fact_queued(const char *item, const char *on)
+void fact_queued(const char *item, const char *on)
 {
 	fact_begin("queued");
 	fact_str("item", item);
@@ -270,53 +259,17 @@ static void bind_callback(struct symbol *fn, const char *key)
  * work and timers inside the socket (struct sock first in the protocol's
  * socket) cannot outlive it without a use-after-free of their own.
  */
-static void unless_sock_pinned(struct finding *f, struct expression *addr)
+void unless_sock_pinned(struct finding *f, struct expression *addr)
 {
 	if (begins_with_struct(root_struct(addr), "sock"))
 		finding_unless(f, "sock-proto-pins-module");
 }
 
-/* ---- what queues, and which argument is the object ---- */
-
-struct queuer {
-	const char *name;
-	int obj, wq;	/* argument positions, -1: none */
-};
-
-static const struct queuer work_queuers[] = {
-	{ "schedule_work", 0, -1 }, { "schedule_delayed_work", 0, -1 },
-	{ "schedule_work_on", 1, -1 }, { "schedule_delayed_work_on", 1, -1 },
-	{ "queue_work", 1, 0 }, { "queue_delayed_work", 1, 0 },
-	{ "mod_delayed_work", 1, 0 }, { "queue_work_on", 2, 1 },
-	{ "queue_delayed_work_on", 2, 1 }, { "mod_delayed_work_on", 2, 1 },
-	{ NULL, 0, 0 }
-};
-static const char *const work_stoppers[] = {
-	"cancel_work_sync", "flush_work", "cancel_delayed_work_sync",
-	"flush_delayed_work", NULL
-};
-static const char *const wq_stoppers[] = {
-	"destroy_workqueue", "flush_workqueue", "__flush_workqueue",
-	"drain_workqueue", NULL
-};
-static const char *const timer_armers[] = {
-	"mod_timer", "add_timer", "add_timer_on", "mod_timer_pending",
-	"timer_reduce", "hrtimer_start", "hrtimer_start_range_ns", NULL
-};
-static const char *const timer_stoppers[] = {
-	"del_timer_sync", "timer_delete_sync", "timer_shutdown_sync",
-	"del_singleshot_timer_sync", "hrtimer_cancel", NULL
-};
-static const char *const timer_async_stoppers[] = {
-	"del_timer", "timer_delete", "timer_shutdown", "hrtimer_try_to_cancel",
-	NULL
-};
-
 /* one finding per object and rule in a file: the first site */
 static char (*seen)[KEYLEN + 32];
 static int nseen;
 
-static int first_time(const char *rule, const char *key)
+int first_time(const char *rule, const char *key)
 {
 	char k[KEYLEN + 32];
 	int i;
@@ -417,8 +370,12 @@ static const char *local_wq(struct expression *e, char *buf, size_t len)
 	return buf;
 }
 
-static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
-		  const char *key)
+/*
+ * An arm or queue of @key (on the queue @wq, or NULL): reported at the
+ * end of the file unless the same function stops it again.
+ */
+void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
+	   const char *key, struct expression *wq)
 {
 	struct arm *a;
 
@@ -429,6 +386,8 @@ static void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	snprintf(a->kind, sizeof(a->kind), "%s", kind);
 	a->wq[0] = 0;
+	if (wq)
+		local_wq(wq, a->wq, sizeof(a->wq));
 	a->br = ctx->br;
 }
 
@@ -506,241 +465,165 @@ static void async_end_tu(void)
 	narms = 0;
 }
 
-static void rcu_call(struct walk_ctx *ctx, struct expression *call,
-		     const char *name)
+/*
+ * Calls, dispatched by name or by kb/api.tsv class (async_hooks[]).
+ * Stops count wherever they are; only the exit path matters.
+ */
+static void on_barrier(struct walk_ctx *ctx, struct expression *call,
+		       const char *name, const struct api_row *row)
 {
-	int srcu = !strcmp(name, "call_srcu");
-	struct finding *f;
+	char key[KEYLEN];
 
-	if (!own_function(nth_arg(call, srcu ? 2 : 1)) ||
-	    !first_time("rcu", name))
-		return;
-	f = finding_new("exit-no-rcu-barrier", call->pos, NULL);
-	f->unload = 1;
-	finding_unless(f, srcu ? "exit-calls:srcu_barrier" :
-				 "exit-calls:rcu_barrier");
-	finding_message(f, "%s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()",
-			name,
-			sym_name(expr_symbol(nth_arg(call, srcu ? 2 : 1))),
-			srcu ? "srcu_barrier" : "rcu_barrier",
-			srcu ? "srcu_barrier" : "rcu_barrier", name);
-	finding_report(f);
+	snprintf(key, sizeof(key), "exit-calls:%s", name);
+	provide_if_may_reach(sym_name(ctx->fn), key);
 }
 
-static void work_call(struct walk_ctx *ctx, struct expression *call,
-		      const struct queuer *q)
+/*
+ * A callback that ends with module_put(THIS_MODULE) holds the module's
+ * reference (try_module_get() before queueing): the module cannot go
+ * while it is pending.
+ */
+static void on_module_put(struct walk_ctx *ctx, struct expression *call,
+			  const char *name, const struct api_row *row)
 {
-	char key[KEYLEN], wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
-	struct finding *f;
+	if (!strcmp(name, "module_put_and_kthread_exit") ||
+	    is_this_module(first_expression(call->args)))
+		provide("pins:%s", sym_name(ctx->fn));
+}
 
-	if (!addr_key(nth_arg(call, q->obj), key, sizeof(key)))
+static void on_flush_scheduled(struct walk_ctx *ctx, struct expression *call,
+			       const char *name, const struct api_row *row)
+{
+	provide_if_may_reach(sym_name(ctx->fn),
+			     "exit-calls:flush_scheduled_work");
+}
+
+static void on_work_stop(struct walk_ctx *ctx, struct expression *call,
+			 const char *name, const struct api_row *row)
+{
+	struct expression *w = first_expression(call->args);
+	char key[KEYLEN], t[KEYLEN], k[KEYLEN + 8];
+
+	if (!addr_key(w, key, sizeof(key)))
 		return;
-	f = finding_new("exit-pending-work", call->pos, NULL);
-	f->unload = 1;
-	finding_requires(f, "work-fn:%s", key);
-	finding_unless(f, "exit-cancels:%s", key);
-	finding_unless(f, "pinned:%s", key);
-	unless_type(f, "exit-cancels:", nth_arg(call, q->obj), key);
-	if (q->wq >= 0 && value_key(nth_arg(call, q->wq), wq, sizeof(wq))) {
-		finding_unless(f, "exit-cancels-wq:%s", wq);
-		snprintf(k, sizeof(k), "wq:%s", wq);
-		fact_queued(key, k);
-		if (inner_key(nth_arg(call, q->obj), key, t, sizeof(t)))
-			fact_queued(t, k);
-		if (wq_inner_key(nth_arg(call, q->wq), wq, t, sizeof(t))) {
-			finding_unless(f, "exit-cancels-wq:%s", t);
-			snprintf(k, sizeof(k), "wq:%s", t);
-			fact_queued(key, k);
-		}
-	} else {
-		finding_unless(f, "exit-calls:flush_scheduled_work");
+	stop_at(ctx, "exit-cancels:", w, key, call->pos);
+	local_stop(ctx->fn, key, call->pos);
+	/* a flush runs the pending function; a cancel drops it */
+	if (strncmp(name, "flush_", 6))
+		return;
+	snprintf(k, sizeof(k), "%s%s", key,
+		 strcmp(name, "flush_work") ? ".work" : "");
+	fact_waits(ctx->fn, k);
+	if (inner_key(w, key, t, sizeof(t))) {
+		snprintf(k, sizeof(k), "%s%s", t,
+			 strcmp(name, "flush_work") ? ".work" : "");
+		fact_waits(ctx->fn, k);
 	}
-	unless_sock_pinned(f, nth_arg(call, q->obj));
-	/* "schedule_work(&x->dwork.work)": cancelling x->dwork stops it */
-	if (type_key(nth_arg(call, q->obj), t, sizeof(t)) &&
-	    !strcmp(t, "struct delayed_work.work") &&
-	    delayed_of(key, t, sizeof(t)))
-		finding_unless(f, "exit-cancels:%s", t);
-	finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
-			q->name, key_label(key));
-	defer(ctx, f, "work", key);
-	if (q->wq >= 0)
-		local_wq(nth_arg(call, q->wq), arms[narms - 1].wq,
-			 sizeof(arms[narms - 1].wq));
 }
 
-static void timer_finding(struct walk_ctx *ctx, struct expression *call,
-			  struct expression *addr, const char *key,
-			  const char *need, const char *msg)
+static void on_wq_stop(struct walk_ctx *ctx, struct expression *call,
+		       const char *name, const struct api_row *row)
 {
-	struct finding *f = finding_new("exit-pending-timer", call->pos, NULL);
+	struct expression *q = first_expression(call->args);
+	char key[KEYLEN], t[KEYLEN];
 
-	f->unload = 1;
-	finding_requires(f, "timer-fn:%s", key);
-	finding_unless(f, "exit-stops:%s", key);
-	if (need)	/* stopped, but not in sync */
-		finding_requires(f, "exit-stops-async:%s", key);
-	else
-		finding_unless(f, "exit-stops-async:%s", key);
-	finding_unless(f, "pinned:%s", key);
-	unless_type(f, "exit-stops:", addr, key);
-	unless_sock_pinned(f, addr);
-	finding_message(f, "%s", msg);
-	defer(ctx, f, need ? "timer-a" : "timer", key);
-}
-
-static void timer_call(struct walk_ctx *ctx, struct expression *call,
-		       const char *name)
-{
-	struct expression *addr = first_expression(call->args);
-	char key[KEYLEN], msg[1024];
-
-	if (!addr_key(addr, key, sizeof(key)))
+	if (local_wq(q, key, sizeof(key)))
+		add_local_stop(ctx->fn, key, call->pos);
+	if (!value_key(q, key, sizeof(key)))
 		return;
-	snprintf(msg, sizeof(msg),
-		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
-		 name, key_label(key), strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
-		 "hrtimer_cancel");
-	timer_finding(ctx, call, addr, key, NULL, msg);
-	snprintf(msg, sizeof(msg),
-		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",
-		 name, key_label(key));
-	timer_finding(ctx, call, addr, key, "async", msg);
+	reached_both(ctx->fn, "exit-cancels-wq:", key);
+	if (wq_inner_key(q, key, t, sizeof(t)))
+		reached_both(ctx->fn, "exit-cancels-wq:", t);
+	waits_for_queue(ctx->fn, q, key);
+	/* flush_scheduled_work() expands to this */
+	if (!strcmp(key, "obj:system_wq"))
+		provide_if_may_reach(sym_name(ctx->fn),
+				     "exit-calls:flush_scheduled_work");
 }
 
+static void on_timer_stop(struct walk_ctx *ctx, struct expression *call,
+			  const char *name, const struct api_row *row)
+{
+	int sync = !strcmp(row->cls, "timer-stop");
+	char key[KEYLEN];
+
+	if (!addr_key(first_expression(call->args), key, sizeof(key)))
+		return;
+	stop_at(ctx, sync ? "exit-stops:" : "exit-stops-async:",
+		first_expression(call->args), key, call->pos);
+	if (sync)
+		local_stop(ctx->fn, key, call->pos);
+}
+
+static void on_kthread_stop(struct walk_ctx *ctx, struct expression *call,
+			    const char *name, const struct api_row *row)
+{
+	char key[KEYLEN], k[KEYLEN + 8];
+
+	if (!value_key(first_expression(call->args), key, sizeof(key)))
+		return;
+	reached_both(ctx->fn, "exit-stops-thread:", key);
+	/* the thread function returns before kthread_stop() does */
+	snprintf(k, sizeof(k), "thread:%s", key);
+	fact_waits(ctx->fn, k);
+}
+
+static void on_sk_alloc(struct walk_ctx *ctx, struct expression *call,
+			const char *name, const struct api_row *row)
+{
+	char key[KEYLEN];
+
+	/* sockets of this protocol: see timer_leaf() */
+	if (addr_key(nth_arg(call, 3), key, sizeof(key)))
+		provide("sk-alloc:%s", key);
+}
+
+static void on_init_timer(struct walk_ctx *ctx, struct expression *call,
+			  const char *name, const struct api_row *row)
+{
+	char key[KEYLEN];
+
+	if (own_function(nth_arg(call, 1)) &&
+	    addr_key(first_expression(call->args), key, sizeof(key))) {
+		provide("timer-fn:%s", key);
+		bind_callback(expr_symbol(nth_arg(call, 1)), key);
+	}
+}
+
+/* a core unregister helper that waits for RCU callbacks (kb barrier:) */
 static void async_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
 	const char *name = callee_name(callee);
 	char key[KEYLEN];
-	const struct queuer *q;
 
 	if (!name || !ctx->fn)
 		return;
-	/* stoppers count wherever they are; only the exit path matters */
-	if (!strcmp(name, "rcu_barrier") || !strcmp(name, "srcu_barrier")) {
-		snprintf(key, sizeof(key), "exit-calls:%s", name);
-		provide_if_may_reach(sym_name(ctx->fn), key);
-		return;
-	}
-	/*
-	 * A callback that ends with module_put(THIS_MODULE) holds the
-	 * module's reference (try_module_get() before queueing): the
-	 * module cannot go while it is pending.
-	 */
-	if ((!strcmp(name, "module_put") &&
-	     is_this_module(first_expression(call->args))) ||
-	    (!strcmp(name, "__module_put_and_kthread_exit") &&
-	     is_this_module(first_expression(call->args))) ||
-	    !strcmp(name, "module_put_and_kthread_exit")) {
-		provide("pins:%s", sym_name(ctx->fn));
-		return;
-	}
-	if (!strcmp(name, "flush_scheduled_work")) {
-		provide_if_may_reach(sym_name(ctx->fn),
-				   "exit-calls:flush_scheduled_work");
-		return;
-	}
 	snprintf(key, sizeof(key), "barrier:%s", name);
-	if (kb_lookup_owner(key)) {
-		/* a core unregister helper that waits for RCU callbacks */
+	if (kb_lookup_owner(key))
 		provide_if_may_reach(sym_name(ctx->fn), "exit-calls:rcu_barrier");
-		return;
-	}
-	if (name_in(name, work_stoppers)) {
-		struct expression *w = first_expression(call->args);
-		char t[KEYLEN], k[KEYLEN + 8];
-
-		if (!addr_key(w, key, sizeof(key)))
-			return;
-		stop_at(ctx, "exit-cancels:", w, key, call->pos);
-		local_stop(ctx->fn, key, call->pos);
-		/* a flush runs the pending function; a cancel drops it */
-		if (strncmp(name, "flush_", 6))
-			return;
-		snprintf(k, sizeof(k), "%s%s", key,
-			 strcmp(name, "flush_work") ? ".work" : "");
-		fact_waits(ctx->fn, k);
-		if (inner_key(w, key, t, sizeof(t))) {
-			snprintf(k, sizeof(k), "%s%s", t,
-				 strcmp(name, "flush_work") ? ".work" : "");
-			fact_waits(ctx->fn, k);
-		}
-		return;
-	}
-	if (name_in(name, wq_stoppers)) {
-		if (local_wq(first_expression(call->args), key, sizeof(key)))
-			add_local_stop(ctx->fn, key, call->pos);
-		if (value_key(first_expression(call->args), key, sizeof(key))) {
-			char t[KEYLEN];
-
-			reached_both(ctx->fn, "exit-cancels-wq:", key);
-			if (wq_inner_key(first_expression(call->args), key, t,
-					 sizeof(t)))
-				reached_both(ctx->fn, "exit-cancels-wq:", t);
-			waits_for_queue(ctx->fn, first_expression(call->args),
-					key);
-			/* flush_scheduled_work() expands to this */
-			if (!strcmp(key, "obj:system_wq"))
-				provide_if_may_reach(sym_name(ctx->fn),
-					"exit-calls:flush_scheduled_work");
-		}
-		return;
-	}
-	if (name_in(name, timer_stoppers) ||
-	    name_in(name, timer_async_stoppers)) {
-		if (addr_key(first_expression(call->args), key, sizeof(key))) {
-			stop_at(ctx, name_in(name, timer_stoppers) ?
-				"exit-stops:" : "exit-stops-async:",
-				first_expression(call->args), key, call->pos);
-			if (name_in(name, timer_stoppers))
-				local_stop(ctx->fn, key, call->pos);
-		}
-		return;
-	}
-	if (!strcmp(name, "kthread_stop")) {
-		char k[KEYLEN + 8];
-
-		if (!value_key(first_expression(call->args), key, sizeof(key)))
-			return;
-		reached_both(ctx->fn, "exit-stops-thread:", key);
-		/* the thread function returns before kthread_stop() does */
-		snprintf(k, sizeof(k), "thread:%s", key);
-		fact_waits(ctx->fn, k);
-		return;
-	}
-	if (!strcmp(name, "sk_alloc")) {
-		/* sockets of this protocol: see timer_leaf() */
-		if (addr_key(nth_arg(call, 3), key, sizeof(key)))
-			provide("sk-alloc:%s", key);
-		return;
-	}
-	if (!strcmp(name, "init_timer_key") ||
-	    !strcmp(name, "init_timer_on_stack_key")) {
-		if (own_function(nth_arg(call, 1)) &&
-		    addr_key(first_expression(call->args), key, sizeof(key))) {
-			provide("timer-fn:%s", key);
-			bind_callback(expr_symbol(nth_arg(call, 1)), key);
-		}
-		return;
-	}
-	if (!tu.is_module)
-		return;
-	if (!strcmp(name, "call_rcu") || !strcmp(name, "call_srcu")) {
-		rcu_call(ctx, call, name);
-		return;
-	}
-	for (q = work_queuers; q->name; q++)
-		if (!strcmp(name, q->name)) {
-			work_call(ctx, call, q);
-			return;
-		}
-	if (name_in(name, timer_armers))
-		timer_call(ctx, call, name);
 }
 
+static const struct call_hook async_hooks[] = {
+	{ "rcu_barrier", NULL, on_barrier },
+	{ "srcu_barrier", NULL, on_barrier },
+	{ "module_put", NULL, on_module_put },
+	{ "__module_put_and_kthread_exit", NULL, on_module_put },
+	{ "module_put_and_kthread_exit", NULL, on_module_put },
+	{ "flush_scheduled_work", NULL, on_flush_scheduled },
+	{ NULL, "work-stop", on_work_stop },
+	{ NULL, "wq-stop", on_wq_stop },
+	{ NULL, "timer-stop", on_timer_stop },
+	{ NULL, "timer-async-stop", on_timer_stop },
+	{ "kthread_stop", NULL, on_kthread_stop },
+	{ "sk_alloc", NULL, on_sk_alloc },
+	{ "init_timer_key", NULL, on_init_timer },
+	{ "init_timer_on_stack_key", NULL, on_init_timer },
+	{ NULL }
+};
+
 /* "X = kthread_run(fn, ...)": a statement expression around the call */
-static struct expression *find_kthread_create(struct expression *e)
+struct expression *find_kthread_create(struct expression *e)
 {
 	struct statement *s;
 	struct symbol *sym;
@@ -774,7 +657,6 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 	struct expression *lv = strip_expr(expr->left), *create;
 	struct symbol *m = member_of_lvalue(lv);
 	char key[KEYLEN], k[KEYLEN + 32];
-	struct finding *f;
 
 	if (expr->op != '=')
 		return;
@@ -809,17 +691,6 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 		return;
 	snprintf(k, sizeof(k), "thread:%s", key);
 	fact_runs(k, expr_symbol(first_expression(create->args)));
-	if (!tu.is_module)
-		return;
-	f = finding_new("exit-pending-timer", expr->pos, NULL);
-	f->unload = 1;
-	finding_unless(f, "exit-stops-thread:%s", key);
-	finding_unless(f, "pins:%s",
-		       sym_name(expr_symbol(first_expression(create->args))));
-	finding_message(f, "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
-			key_label(key),
-			sym_name(expr_symbol(first_expression(create->args))));
-	finding_report(f);
 }
 
 /*
@@ -901,6 +772,7 @@ static void async_symref(struct walk_ctx *ctx, struct symbol *sym)
 
 const struct modlife_check check_async = {
 	.modes = CHECK_RULES | CHECK_KB,
+	.call_hooks = async_hooks,
 	.symref = async_symref,
 	.name = "async",
 	.begin_tu = async_begin_tu,

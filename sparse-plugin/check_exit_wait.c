@@ -38,11 +38,6 @@ static int ends_with(const char *s, const char *suffix)
 	return n > k && !strcmp(s + n - k, suffix);
 }
 
-static int is_put(const char *name)
-{
-	return !strcmp(name, "kobject_put") || !strcmp(name, "put_device") ||
-	       !strcmp(name, "kobject_del") || ends_with(name, "_unregister");
-}
 
 static void wait_begin_tu(void)
 {
@@ -98,7 +93,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 		snprintf(w->callee, sizeof(w->callee), "%s", name);
 		return;
 	}
-	if (is_put(name)) {
+	if (api_is("put", name)) {
 		struct put_site *p;
 
 		puts_ = realloc(puts_, (nputs + 1) * sizeof(*puts_));

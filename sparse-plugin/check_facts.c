@@ -28,10 +28,7 @@ static void facts_begin_tu(void)
 		fact_begin("module_exit");
 		fact_str("fn", sym_name(tu.exit_fn));
 		fact_end();
-		provide("module-exit");
 	}
-	if (tu.init_fn)
-		provide("module-init");
 
 	/*
 	 * EXPORT_SYMBOL(fn), written where it is: the link step marks fn
@@ -76,18 +73,6 @@ static struct symbol *called_member(struct expression *fn)
 	return m;
 }
 
-static int unregisters_driver(const char *name)
-{
-	size_t n = strlen(name);
-
-	return (n > 18 && !strcmp(name + n - 18, "_driver_unregister")) ||
-	       (n > 18 && !strcmp(name + n - 18, "_unregister_driver")) ||
-	       /* unregister_virtio_driver() */
-	       (!strncmp(name, "unregister_", 11) && n > 18 &&
-		!strcmp(name + n - 7, "_driver")) ||
-	       (n > 11 && !strcmp(name + n - 11, "_del_driver")) ||
-	       !strcmp(name, "usb_deregister");
-}
 
 /*
  * "kref_put(&x->ref, foo_destroy)": a module function handed to another
@@ -219,7 +204,7 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 	emit_call(from, name, call->pos);
 	fn_args(call, name, from);
 	provide("call:%s", name);
-	if (ctx->fn && unregisters_driver(name) &&
+	if (ctx->fn && api_is("driver-unregister", name) &&
 	    addr_key(first_expression(call->args), key, sizeof(key))) {
 		fact_begin("unreg_driver");
 		fact_str("from", from);

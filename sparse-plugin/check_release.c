@@ -18,12 +18,6 @@
 #include <string.h>
 #include "modlife.h"
 
-static const char *const registrations[] = {
-	"device_register", "device_add", "platform_device_register",
-	"platform_device_add", "kobject_init_and_add", "kobject_add",
-	"__class_register", "class_register", "cdev_device_add",
-	"bus_register", "kset_register", NULL
-};
 
 struct install {
 	struct symbol *fn;
@@ -111,14 +105,8 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	const char *name = callee_name(callee);
 	struct expression *arg;
 	char key[KEYLEN];
-	int i;
 
-	if (!name || !ctx->fn)
-		return;
-	for (i = 0; registrations[i]; i++)
-		if (!strcmp(name, registrations[i]))
-			break;
-	if (!registrations[i])
+	if (!name || !ctx->fn || !api_is("register", name))
 		return;
 	FOR_EACH_PTR(call->args, arg) {
 		struct symbol *base = base_object(arg);
@@ -196,21 +184,6 @@ static void release_object(struct symbol *obj)
 	finding_report(f);
 }
 
-/* Only logging, or nothing at all. */
-static int is_logging(const char *name)
-{
-	static const char *const prefixes[] = {
-		"printk", "_printk", "pr_", "dev_", "_dev_", "__dynamic_",
-		"netdev_", "WARN", "__warn", "__compiletime_assert", NULL
-	};
-	int i;
-
-	for (i = 0; prefixes[i]; i++)
-		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
-			return 1;
-	return 0;
-}
-
 static int does_nothing(struct statement *stmt)
 {
 	struct statement *s;
@@ -240,7 +213,7 @@ static int does_nothing(struct statement *stmt)
 			return 0;
 		callee = expr_symbol(e->fn);
 		return callee && callee->ident &&
-		       (callee->builtin || is_logging(id_str(callee->ident)));
+		       (callee->builtin || api_is("log", id_str(callee->ident)));
 	case STMT_IF:
 		return does_nothing(stmt->if_true) && does_nothing(stmt->if_false);
 	case STMT_ITERATOR:	/* do { logging } while (0) */

@@ -36,6 +36,17 @@ void facts_close(void)
 	facts = NULL;
 }
 
+FILE *facts_stream(void)
+{
+	return facts;
+}
+
+void facts_flush(void)
+{
+	if (facts)
+		fflush(facts);
+}
+
 void fact_begin(const char *kind)
 {
 	cur = factset_new(&tu_facts, kind);
@@ -120,8 +131,10 @@ void provide_if_may_reach(const char *fn, const char *key)
 	cond_key("provide_if_may_reach", fn, key);
 }
 
-/* @key holds unless an exported function reaches @fn: a dependent module
- * may be the one doing it, and it is unloaded first */
+/*
+ * @key holds unless an exported function reaches @fn: a dependent module
+ * may be the one doing it, and it is unloaded first
+ */
 void provide_unless_exported(const char *fn, const char *key)
 {
 	cond_key("provide_unless_exported", fn, key);
@@ -221,7 +234,6 @@ void finding_free(struct finding *f)
 	free(f);
 }
 
-extern int quiet_findings;
 int show_experimental, findings_printed;
 
 static void print_text(const struct verdict *v, void *arg)

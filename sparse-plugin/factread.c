@@ -82,12 +82,26 @@ static char *string(struct parser *ps)
 		}
 		ps->p++;
 		switch (*ps->p) {
-		case 'n': *o++ = '\n'; break;
-		case 't': *o++ = '\t'; break;
-		case 'r': *o++ = '\r'; break;
-		case 'b': *o++ = '\b'; break;
-		case 'f': *o++ = '\f'; break;
-		case '"': case '\\': case '/': *o++ = *ps->p; break;
+		case 'n':
+			*o++ = '\n';
+			break;
+		case 't':
+			*o++ = '\t';
+			break;
+		case 'r':
+			*o++ = '\r';
+			break;
+		case 'b':
+			*o++ = '\b';
+			break;
+		case 'f':
+			*o++ = '\f';
+			break;
+		case '"':
+		case '\\':
+		case '/':
+			*o++ = *ps->p;
+			break;
 		case 'u':
 			if (!hex4(ps->p + 1, &c))
 				goto bad;
@@ -197,10 +211,13 @@ int fact_parse(struct factset *set, const char *line, const char **err)
 	}
 	ps.p += 3;
 	ws(&ps);
-	if (*ps.p++ != ':' || (ws(&ps), *ps.p++ != '"') ||
-	    !(name = string(&ps))) {
+	if (*ps.p++ != ':' || (ws(&ps), *ps.p++ != '"')) {
 		*err = "no kind";
-		free(name);
+		return 0;
+	}
+	name = string(&ps);
+	if (!name) {
+		*err = "no kind";
 		return 0;
 	}
 	f = factset_new(set, name);

@@ -17,6 +17,7 @@
  *                          no FILE: modules on stdin, each ended by
  *                          {"k":"end"}; prints the findings that stand
  */
+#include <signal.h>
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -27,7 +28,6 @@
 struct tu_state tu;
 int kb_mode, quiet_findings;
 FILE *diag_out;
-extern int findings_printed, show_experimental;
 
 /* the checks of this run: those of all_checks[] for its mode */
 static const struct modlife_check *active[64];
@@ -140,14 +140,109 @@ static void discard_captured(void)
 		;
 }
 
-/* sparse's die() exits: still say which file and why. */
+static int werror, exiting;
+
+/* Everything sparse printed before any file: start-up errors. */
+static void print_captured(void)
+{
+	char line[1024];
+
+	if (!captured)
+		return;
+	fflush(stderr);
+	rewind(captured);
+	while (fgets(line, sizeof(line), captured))
+		if (line[0] != '\n')
+			fprintf(diag_out ? diag_out : stdout,
+				"modlife-sparse: %s", line);
+}
+
+/*
+ * sparse's die() exits 1: still say which file and why, and do not
+ * fail the build for it (kbuild stops on a failing checker).
+ */
 static void at_exit(void)
 {
+	if (exiting)
+		return;
+	exiting = 1;
 	if (current_file) {
 		drain_captured(1);
 		current_file = NULL;
+	} else {
+		print_captured();
 	}
 	facts_close();
+	if (diag_out)
+		fflush(diag_out);
+	_exit(werror ? 1 : 0);
+}
+
+/*
+ * A crash inside the sparse library (pathological input: thousands of
+ * nested parentheses overflow its recursive parser) is this file's
+ * error, not the build's: the error fact and the message are formatted
+ * when the file starts, and written with write() from the handler.
+ */
+static char crash_fact[8192], crash_msg[8192];
+static int facts_fd = -1;
+
+static void escape_into(char *out, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s && n + 8 < len; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			n += snprintf(out + n, len - n, "\\%c", c);
+		else if (c < 0x20)
+			n += snprintf(out + n, len - n, "\\u%04x", c);
+		else
+			out[n++] = c;
+	}
+	out[n] = 0;
+}
+
+static void prepare_crash_report(const char *file)
+{
+	char name[4096];
+
+	escape_into(name, sizeof(name), file);
+	snprintf(crash_fact, sizeof(crash_fact),
+		 "{\"k\":\"error\",\"file\":\"%s\",\"message\":\"modlife-sparse crashed in the sparse library while checking this file (pathological input?)\",\"fatal\":1}\n",
+		 name);
+	snprintf(crash_msg, sizeof(crash_msg),
+		 "%s: error: modlife-sparse crashed in the sparse library while checking this file (pathological input?); not checked\n",
+		 file);
+}
+
+static void on_crash(int sig)
+{
+	ssize_t r;
+
+	if (facts_fd >= 0)
+		r = write(facts_fd, crash_fact, strlen(crash_fact));
+	if (diag_out)
+		r = write(fileno(diag_out), crash_msg, strlen(crash_msg));
+	(void)r;
+	_exit(werror ? 1 : 0);
+}
+
+static void catch_crashes(void)
+{
+	static char stack[1 << 16];
+	stack_t ss = { .ss_sp = stack, .ss_size = sizeof(stack) };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_crash;
+	sa.sa_flags = SA_ONSTACK;
+	sigaltstack(&ss, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+	sigaction(SIGILL, &sa, NULL);
 }
 
 /*
@@ -230,7 +325,7 @@ int main(int argc, char **argv)
 	const char *facts_path = NULL, *kb_path = NULL;
 	char **args = calloc(argc + 1, sizeof(char *));
 	char *file;
-	int i, n = 0, werror = 0, is_module = 0;
+	int i, n = 0, is_module = 0;
 	const char *modname = NULL, *depfile = NULL;
 	char autopath[PATH_MAX];
 
@@ -291,8 +386,10 @@ int main(int argc, char **argv)
 		facts_path = autopath;
 	}
 	facts_open(facts_path);
+	facts_fd = facts_path ? fileno(facts_stream()) : -1;
 	atexit(at_exit);
 	capture_stderr();
+	catch_crashes();
 
 	syms = sparse_initialize(n, args, &filelist);
 	fmax_warnings = 0;	/* sparse's own warnings are sparse's job */
@@ -304,6 +401,9 @@ int main(int argc, char **argv)
 		tu.is_module = is_module;
 		tu.modname = modname;
 		current_file = file;
+		prepare_crash_report(file);
+		/* what earlier files said is complete if this one crashes */
+		facts_flush();
 		fact_begin("tu");
 		fact_str("file", file);
 		fact_int("module", is_module);
@@ -330,5 +430,9 @@ int main(int argc, char **argv)
 	fflush(stderr);
 	drain_captured(0);
 	facts_close();
+	exiting = 1;
+	/* stderr back: a report of what happens after this is visible */
+	fflush(diag_out);
+	dup2(fileno(diag_out), 2);
 	return werror && findings_printed ? 1 : 0;
 }

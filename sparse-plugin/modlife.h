@@ -36,6 +36,17 @@ struct walk_ctx {
  * Every hook is optional.
  */
 enum { CHECK_RULES = 1, CHECK_KB = 2 };	/* which runs use a check */
+struct api_row;
+/*
+ * A call hook (smatch's add_function_hook()): runs for calls, inside a
+ * function, of @name, or of any function of kb/api.tsv's class @cls.
+ * The first hook of a table that matches a call runs.
+ */
+struct call_hook {
+	const char *name, *cls;
+	void (*fn)(struct walk_ctx *ctx, struct expression *call,
+		   const char *name, const struct api_row *row);
+};
 struct modlife_check {
 	const char *name;
 	unsigned int modes;
@@ -43,6 +54,7 @@ struct modlife_check {
 	void (*function)(struct symbol *fn);
 	void (*call)(struct walk_ctx *ctx, struct expression *call,
 		     struct symbol *callee);
+	const struct call_hook *call_hooks;
 	void (*assign)(struct walk_ctx *ctx, struct expression *assign);
 	void (*symref)(struct walk_ctx *ctx, struct symbol *sym);
 	void (*decl)(struct walk_ctx *ctx, struct symbol *local);
@@ -70,10 +82,11 @@ struct tu_state {
 extern struct tu_state tu;
 extern int kb_mode;
 
-/* types.c */
+/* types.c: types, names, the member table; objkeys.c: object keys */
 struct symbol *strip_type(struct symbol *t);
 const char *type_name(struct symbol *t);
 struct symbol *member_container(struct symbol *member);
+int same_member(struct symbol *a, struct symbol *b);
 struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 			       unsigned long *offset);
 int ml_is_struct(struct symbol *t);
@@ -113,6 +126,7 @@ const char *sym_name(struct symbol *sym);
 const char *id_str(const struct ident *ident);
 void alias_set(struct expression *lvalue, struct expression *value);
 void types_reset(void);
+void keys_reset(void);
 
 /* walk.c */
 void walk_tu(struct symbol_list *syms);
@@ -150,6 +164,8 @@ int is_teardown_store(const char *st, const char *member);
 /* emit.c: facts (JSON lines) and candidate findings */
 void facts_open(const char *path);
 void facts_close(void);
+FILE *facts_stream(void);
+void facts_flush(void);
 void fact_begin(const char *kind);
 void fact_str(const char *key, const char *val);
 void fact_int(const char *key, long val);
@@ -184,8 +200,18 @@ void finding_path_to(struct finding *f, const char *fn);
 void finding_report(struct finding *f);
 void finding_free(struct finding *f);
 extern FILE *diag_out;
+extern int findings_printed, show_experimental, quiet_findings;
 void findings_flush(void);
 void emit_reset(void);
+
+/* kbapi.c: kb/api.tsv, generated into api_table.c */
+struct api_row {
+	const char *cls, *name;	/* name: a glob */
+	int a, b;		/* class-specific arguments */
+};
+extern const struct api_row api_table[];
+const struct api_row *api_find(const char *cls, const char *name);
+int api_is(const char *cls, const char *name);
 
 /* kb.c */
 const char *kb_lookup_owner(const char *type);

@@ -43,6 +43,27 @@ static void add_object(struct symbol *sym)
 	add_symbol(&tu.objects, sym);
 }
 
+static void run_call_hooks(const struct call_hook *h, struct walk_ctx *ctx,
+			   struct expression *call, struct symbol *callee)
+{
+	const char *name = callee_name(callee);
+	const struct api_row *row;
+
+	if (!name || !ctx->fn)
+		return;
+	for (; h->fn; h++) {
+		if (h->name && !strcmp(h->name, name)) {
+			h->fn(ctx, call, name, NULL);
+			return;
+		}
+		row = h->cls ? api_find(h->cls, name) : NULL;
+		if (row) {
+			h->fn(ctx, call, name, row);
+			return;
+		}
+	}
+}
+
 static void walk_call(struct walk_ctx *ctx, struct expression *expr)
 {
 	struct symbol *callee = expr_symbol(expr->fn);
@@ -50,9 +71,12 @@ static void walk_call(struct walk_ctx *ctx, struct expression *expr)
 
 	if (callee && callee->definition)
 		callee = callee->definition;
-	FOR_EACH_CHECK(c)
+	FOR_EACH_CHECK(c) {
 		if (c->call)
 			c->call(ctx, expr, callee);
+		if (c->call_hooks)
+			run_call_hooks(c->call_hooks, ctx, expr, callee);
+	}
 	walk_expr(ctx, expr->fn);
 	FOR_EACH_PTR(expr->args, arg) {
 		walk_expr(ctx, arg);

@@ -2,12 +2,13 @@
 """modlife-sparse as kbuild's checker, through real kbuild against the
 Debian headers: it prints its findings gcc-style at exact lines, prints
 nothing else, and never fails the build."""
+import json
 import os
 import re
 import unittest
 
-from util import (CORPUS, KB, SPARSE, TempDir, copy_module, kbuild, kdir,
-                  run, write)
+from util import (CORPUS, KB, MODLIFE, SPARSE, TempDir, copy_module,
+                  expected, kbuild, kdir, run, write)
 
 WARN = re.compile(r"^(\S+?):(\d+):(\d+): warning: .* \[modlife-([a-z-]+)\]$")
 
@@ -17,12 +18,14 @@ def modlife_lines(output):
 
 
 def findings(output, base):
+    """Every modlife line, as file:line:col:rule; one of another shape
+    (a parse error, a crash report) fails the test."""
     out = []
     for ln in modlife_lines(output):
         m = WARN.match(ln)
-        if m:
-            out.append("%s:%s:%s:%s" % (m.group(1)[len(base) + 1:],
-                                        m.group(2), m.group(3), m.group(4)))
+        assert m, "not a finding line: " + ln
+        out.append("%s:%s:%s:%s" % (m.group(1)[len(base) + 1:],
+                                    m.group(2), m.group(3), m.group(4)))
     return sorted(out)
 
 
@@ -34,7 +37,19 @@ class KbuildCheckTest(unittest.TestCase):
                                                                extra))
             out = res.stdout + res.stderr
             self.assertEqual(res.returncode, 0, out[-2000:])
+            # the build passed: an error line is the checker's (a file
+            # it could not parse), and a silent result would mean nothing
+            self.assertNotIn(": error:", out)
             return findings(out, d), out
+
+    def kbuild_facts(self, module, tmp):
+        """The module built with C=2 and facts files beside the objects;
+        returns its directory and what kbuild printed."""
+        d = copy_module(module, tmp)
+        res = kbuild(d, "C=2", "CHECK=%s --modlife-kb=%s "
+                     "--modlife-facts=auto" % (SPARSE, KB))
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        return d, res.stdout + res.stderr
 
     def test_misc_char_bug_c2(self):
         got, out = self.check("misc-char-bug")
@@ -72,18 +87,43 @@ class KbuildCheckTest(unittest.TestCase):
         self.assertEqual([g.rsplit(":", 1)[1] for g in got],
                          ["exit-pending-work"], out[-2000:])
 
+    def test_experimental_rules_are_off_under_kbuild_and_link(self):
+        """The experimental set comes from kb/rules.tsv for both: kbuild
+        prints the pending timer only with --modlife-experimental, and
+        modlife link only with --rules all, as scan does."""
+        with TempDir() as tmp:
+            d, out = self.kbuild_facts("timer-bug", tmp)
+            self.assertEqual(findings(out, d), [])
+            res = run([MODLIFE, "link", d])
+            self.assertEqual((res.returncode, res.stdout), (0, ""),
+                             res.stderr)
+            res = run([MODLIFE, "link", "--rules", "all", d])
+            self.assertEqual(res.returncode, 1, res.stderr)
+            self.assertIn("[modlife-exit-pending-timer]", res.stdout)
+        got, out = self.check("timer-bug", extra=" --modlife-experimental")
+        self.assertEqual([g.rsplit(":", 1)[1] for g in got],
+                         ["exit-pending-timer"], out[-2000:])
+
+    def test_link_without_facts_or_with_stale_ones(self):
+        with TempDir() as tmp:
+            res = run([MODLIFE, "link", tmp])
+            self.assertEqual(res.returncode, 2)
+            self.assertIn("no facts files", res.stderr)
+            d, out = self.kbuild_facts("cdev-bug", tmp)
+            res = run([MODLIFE, "link", d])
+            self.assertEqual(res.returncode, 1, res.stderr)
+            # make clean removes the object, not the facts beside it
+            os.unlink(os.path.join(d, "scratch.o"))
+            res = run([MODLIFE, "link", d])
+            self.assertEqual(res.returncode, 2, res.stdout)
+            self.assertIn("stale facts", res.stderr)
+
     def test_link_after_kbuild_sees_across_files(self):
         """Per file, the fops defined in one file and registered in the
         other is not known to be reachable; the link step knows."""
-        import json
-        import os
-        from util import MODLIFE, run
         with TempDir() as tmp:
-            d = copy_module("multi-file-bug", tmp)
-            res = kbuild(d, "C=2", "CHECK=%s --modlife-kb=%s "
-                         "--modlife-facts=auto" % (SPARSE, KB))
-            self.assertEqual(res.returncode, 0, res.stderr[-2000:])
-            self.assertEqual(findings(res.stdout + res.stderr, d), [])
+            d, out = self.kbuild_facts("multi-file-bug", tmp)
+            self.assertEqual(findings(out, d), [])
             res = run([MODLIFE, "link", "--format", "json", d])
             self.assertEqual(res.returncode, 1, res.stderr)
             got = json.loads(res.stdout)["findings"]
@@ -96,28 +136,108 @@ if __name__ == "__main__":
     unittest.main()
 
 
+def _corpus_modules():
+    return sorted(d for d in os.listdir(CORPUS)
+                  if os.path.isfile(os.path.join(CORPUS, d, "EXPECTED")))
+
+
 class CorpusBuildsTest(unittest.TestCase):
+    """One kbuild run over every corpus module (as subdirectories; bug
+    and fixed twins share module names, so only the objects are
+    checked, not the .ko link), with modlife-sparse as the checker."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = TempDir().__enter__()
+        cls.mods = _corpus_modules()
+        for m in cls.mods:
+            copy_module(m, cls.tmp)
+        write(os.path.join(cls.tmp, "Kbuild"),
+              "".join("obj-y += %s/\n" % m for m in cls.mods))
+        res = run(["make", "-j2", "-C", kdir(), "M=" + cls.tmp, "C=2",
+                   "CHECK=%s --modlife-kb=%s --modlife-experimental "
+                   "--modlife-facts=auto" % (SPARSE, KB), "modules"])
+        cls.rc = res.returncode
+        cls.out = res.stdout + res.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
     def test_every_corpus_module_compiles_without_warnings(self):
-        """The corpus is real driver code: gcc with kbuild's flags compiles
-        every file against the headers, warning-free. One kbuild run over
-        all modules as subdirectories (bug and fixed twins share module
-        names, so only the objects are checked, not the .ko link)."""
+        """The corpus is real driver code: gcc with kbuild's flags
+        compiles every file against the headers, warning-free."""
+        bad = [ln for ln in self.out.splitlines()
+               if re.search(r"\b(warning|error):", ln) and
+               "module name conflict" not in ln and "[modlife-" not in ln]
+        self.assertEqual(bad, [], self.out[-3000:])
+        missing = [os.path.join(m, c) for m in self.mods
+                   for c in os.listdir(os.path.join(self.tmp, m))
+                   if c.endswith(".c") and not os.path.isfile(
+                       os.path.join(self.tmp, m, c[:-2] + ".o"))]
+        self.assertEqual(missing, [], self.out[-3000:])
+
+    def test_kbuild_reports_what_scan_reports(self):
+        """Parity: for a one-file module, make C=2 CHECK=modlife-sparse
+        prints exactly the findings (file, line, rule) of modlife scan
+        (its EXPECTED, which test_corpus checks against scan); for any
+        module, modlife link over the facts kbuild left does. One file
+        alone cannot see another file's keys, so a module of several
+        files is decided by the link step."""
+        printed = {}
+        for ln in modlife_lines(self.out):
+            m = WARN.match(ln)
+            self.assertIsNotNone(m, ln)
+            rel = os.path.relpath(m.group(1), self.tmp)
+            mod, path = rel.split(os.sep, 1)
+            printed.setdefault(mod, []).append(
+                "%s:%s:%s" % (path, m.group(2), m.group(4)))
+        single = 0
+        for mod in self.mods:
+            want = expected(os.path.join(CORPUS, mod))
+            d = os.path.join(self.tmp, mod)
+            res = run([MODLIFE, "link", "--rules", "all", "--format",
+                       "json", d])
+            got = ["%s:%d:%s" % (os.path.relpath(f["file"], d), f["line"],
+                                 f["rule"])
+                   for f in json.loads(res.stdout)["findings"]]
+            self.assertEqual(sorted(got), want, mod + res.stderr)
+            self.assertEqual(res.returncode, 1 if want else 0, mod)
+            if len([c for c in os.listdir(os.path.join(CORPUS, mod))
+                    if c.endswith(".c")]) == 1:
+                single += 1
+                self.assertEqual(sorted(printed.get(mod, [])), want, mod)
+        self.assertGreater(single, 80)
+
+
+class CocciFixturesBuildTest(unittest.TestCase):
+    """tests/cocci/kbuild.sh: every semantic-patch fixture, and what its
+    patch leaves (.res), compiles against the headers without warnings;
+    a fixture that does not compile is named."""
+    SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                          "cocci", "kbuild.sh")
+
+    def test_fixtures_and_results_compile(self):
+        res = run(["sh", self.SCRIPT], env=dict(os.environ, WERROR="1",
+                                                KDIR=kdir()))
+        self.assertEqual(res.returncode, 0, res.stdout[-3000:])
+        m = re.search(r"^(\d+) built, 0 failed$", res.stdout, re.M)
+        self.assertIsNotNone(m, res.stdout[-500:])
+        self.assertGreaterEqual(int(m.group(1)), 30)
+
+    def test_a_broken_fixture_is_named(self):
         with TempDir() as tmp:
-            mods = sorted(d for d in os.listdir(CORPUS)
-                          if os.path.isfile(os.path.join(CORPUS, d,
-                                                         "EXPECTED")))
-            for m in mods:
-                copy_module(m, tmp)
-            write(os.path.join(tmp, "Kbuild"),
-                  "".join("obj-y += %s/\n" % m for m in mods))
-            res = run(["make", "-j2", "-C", kdir(), "M=" + tmp, "modules"])
-            out = res.stdout + res.stderr
-            bad = [ln for ln in out.splitlines()
-                   if re.search(r"\b(warning|error):", ln) and
-                   "module name conflict" not in ln]
-            self.assertEqual(bad, [], out[-3000:])
-            missing = [os.path.join(m, c) for m in mods
-                       for c in os.listdir(os.path.join(tmp, m))
-                       if c.endswith(".c") and not os.path.isfile(
-                           os.path.join(tmp, m, c[:-2] + ".o"))]
-            self.assertEqual(missing, [], out[-3000:])
+            bad = os.path.join(tmp, "broken_fixture.c")
+            write(bad, "#include <linux/module.h>\nint f(void) "
+                  "{ return undeclared_thing; }\nMODULE_LICENSE(\"GPL\");\n")
+            good = os.path.join(tmp, "fine_fixture.c")
+            write(good, "#include <linux/module.h>\n"
+                  "MODULE_LICENSE(\"GPL\");\n")
+            res = run(["sh", self.SCRIPT, bad, good],
+                      env=dict(os.environ, KDIR=kdir()))
+            self.assertEqual(res.returncode, 1, res.stdout)
+            self.assertIn("not ok - broken_fixture.c does not build",
+                          res.stdout)
+            self.assertIn("ok - fine_fixture.c builds", res.stdout)
+            self.assertIn("1 built, 1 failed", res.stdout)

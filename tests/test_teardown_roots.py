@@ -60,6 +60,8 @@ class TeardownRootTest(unittest.TestCase):
                 edit(os.path.join(d, filename), old, new)
             rc, data, err = scan([d], "--no-cocci")
             self.assertIsNotNone(data, err)
+            # a file that did not parse is silent for the wrong reason
+            self.assertEqual(data["errors"], [], err)
             return finding_keys(data, d)
 
     def test_traps_are_silent_as_shipped(self):
@@ -106,6 +108,7 @@ class TeardownRootTest(unittest.TestCase):
             write(os.path.join(d, "gadlib-main.c"), GADLIB_MAIN)
             write(os.path.join(d, "gadlib-exports.c"), GADLIB_EXPORTS)
             rc, data, err = scan([d], "--no-cocci")
+            self.assertEqual(data["errors"], [], err)
             self.assertEqual(finding_keys(data, d), [], err)
             write(os.path.join(d, "gadlib-exports.c"), "")
             rc, data, err = scan([d], "--no-cocci")

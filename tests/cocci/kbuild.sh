@@ -9,13 +9,13 @@
 #        tests/cocci/kbuild.sh            (every <script>_*.c and .res of
 #                                          static_object, empty_release and
 #                                          unregister_wait_in_exit)
-# Environment: KDIR (default /usr/src/linux-headers-6.1.0-57-amd64),
-#              WERROR=1 to also fail on compiler warnings.
+# Environment: KDIR (default: the newest /usr/src/linux-headers-*-amd64),
+#              WERROR=1 to also fail on compiler warnings, JOBS (2).
 
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd) || exit 2
-KDIR=${KDIR:-/usr/src/linux-headers-6.1.0-57-amd64}
+KDIR=${KDIR:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)}
 
 if [ $# -eq 0 ]; then
 	set -- $(cd "$here" && ls static_object_*.c static_object_*.res \
@@ -29,27 +29,37 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-pass=0
-fail=0
+# one kbuild run: every fixture an object of its own ("x.res" becomes
+# "x_res.c"); objects only, as a fixture may call an API of another module
+mkdir "$tmp/m" || exit 2
+objs=
 for f in "$@"; do
 	case $f in
 	/*) src=$f ;;
 	*) [ -f "$f" ] && src=$f || src=$here/$f ;;
 	esac
+	obj=$(basename "$f" | sed 's/\.c$//; s/\.res$/_res/')
+	cp "$src" "$tmp/m/$obj.c" || exit 2
+	objs="$objs $obj.o"
+done
+echo "obj-m += $objs" >"$tmp/m/Kbuild"
+# shellcheck disable=SC2086 # one word per object
+make -C "$KDIR" M="$tmp/m" -j"${JOBS:-2}" $objs >"$tmp/log" 2>&1
+
+pass=0
+fail=0
+for f in "$@"; do
 	name=$(basename "$f")
-	rm -rf "$tmp/m"
-	mkdir "$tmp/m"
-	cp "$src" "$tmp/m/x.c" || { fail=$((fail + 1)); continue; }
-	echo 'obj-m += x.o' >"$tmp/m/Kbuild"
-	if make -C "$KDIR" M="$tmp/m" modules >"$tmp/log" 2>&1 &&
-		{ [ "${WERROR:-0}" = 0 ] || ! grep -q 'warning:' "$tmp/log"; }; then
+	obj=$(echo "$name" | sed 's/\.c$//; s/\.res$/_res/')
+	w=$(grep -c "/$obj\.c:[0-9]*:[0-9]*: warning:" "$tmp/log")
+	if [ -f "$tmp/m/$obj.o" ] && { [ "${WERROR:-0}" = 0 ] || [ "$w" -eq 0 ]; }; then
 		pass=$((pass + 1))
-		w=$(grep -c 'warning:' "$tmp/log")
 		echo "ok - $name builds ($w warnings)"
 	else
 		fail=$((fail + 1))
 		echo "not ok - $name does not build"
-		grep -i -E 'error|warning' "$tmp/log" | sed "s|$tmp/m/x.c|$name|; s/^/#   /"
+		grep -E "/$obj\.c:[0-9]+:[0-9]+: (error|warning):" "$tmp/log" |
+			sed "s|$tmp/m/$obj.c|$name|; s/^/#   /"
 	fi
 done
 echo "$pass built, $fail failed"

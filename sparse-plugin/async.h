@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* check_async.c's tracker, as the pending-callback rules use it. */
+#ifndef MODLIFE_ASYNC_H
+#define MODLIFE_ASYNC_H
+
+int own_function(struct expression *e);
+struct expression *nth_arg(struct expression *call, int n);
+int delayed_of(const char *key, char *buf, size_t len);
+const char *inner_key(struct expression *addr, const char *key, char *buf,
+		      size_t len);
+const char *wq_inner_key(struct expression *e, const char *key, char *buf,
+			 size_t len);
+void unless_type(struct finding *f, const char *prefix,
+		 struct expression *addr, const char *key);
+void unless_sock_pinned(struct finding *f, struct expression *addr);
+void fact_queued(const char *item, const char *on);
+int first_time(const char *rule, const char *key);
+void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
+	   const char *key, struct expression *wq);
+struct expression *find_kthread_create(struct expression *e);
+
+#endif

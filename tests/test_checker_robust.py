@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The checker never fails a build on odd input: keys and messages of any
+length, a crash inside the sparse library, sparse's own start-up errors.
+"""
+import json
+import os
+import re
+import unittest
+
+from util import CORPUS, SPARSE, TempDir, run, scan, write
+
+
+def facts_of(out):
+    return [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+
+
+class LongNamesTest(unittest.TestCase):
+    def test_200_character_names_give_whole_keys(self):
+        """A fops of a 200-character name (and a struct of one) once
+        overflowed fixed key buffers: the finding names it whole, and its
+        fixed twin, which sets the owner, is silent."""
+        long = "x" * 200
+        with open(os.path.join(CORPUS, "misc-char-bug", "mchar.c")) as f:
+            src = f.read().replace("mchar_fops", long + "_fops")
+        for fixed in (False, True):
+            with TempDir() as tmp:
+                d = os.path.join(tmp, "m")
+                text = src
+                if fixed:
+                    text = text.replace(
+                        "%s_fops = {\n" % long,
+                        "%s_fops = {\n\t.owner\t\t= THIS_MODULE,\n" % long)
+                write(os.path.join(d, "mchar.c"), text)
+                write(os.path.join(d, "Kbuild"), "obj-m += mchar.o\n")
+                rc, result, err = scan([d])
+                self.assertIsNotNone(result, err)
+                self.assertEqual(result["errors"], [])
+                got = [(f["line"], f["rule"]) for f in result["findings"]]
+                if fixed:
+                    self.assertEqual((rc, got), (0, []))
+                    continue
+                self.assertEqual((rc, got), (1, [(73, "missing-owner")]))
+                self.assertIn("'%s_fops'" % long,
+                              result["findings"][0]["message"])
+
+
+class CrashTest(unittest.TestCase):
+    def test_deep_nesting_is_an_error_fact_and_exit_0(self):
+        with TempDir() as tmp:
+            p = os.path.join(tmp, "deep.c")
+            write(p, "int f(int x) { return %sx%s; }\nint ok;\n"
+                  % ("(" * 20000, ")" * 20000))
+            res = run([SPARSE, "--modlife-facts=-", p])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            errs = [f for f in facts_of(res.stdout) if f["k"] == "error"]
+            self.assertEqual(len(errs), 1, res.stdout[-500:])
+            self.assertEqual(errs[0]["file"], p)
+            self.assertIn("crashed", errs[0]["message"])
+            self.assertIn("%s: error: modlife-sparse crashed" % p,
+                          res.stderr)
+            res = run([SPARSE, "--modlife-werror", p])
+            self.assertEqual(res.returncode, 1)
+
+    def test_scan_goes_on_past_a_crash(self):
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "m")
+            write(os.path.join(d, "Kbuild"), "obj-m += deep.o\n")
+            write(os.path.join(d, "deep.c"),
+                  "int f(int x) { return %sx%s; }\n"
+                  % ("(" * 20000, ")" * 20000))
+            rc, result, err = scan([d, os.path.join(CORPUS, "cdev-bug")],
+                                   "--cocci", "off")
+            self.assertIsNotNone(result, err)
+            self.assertEqual([os.path.basename(e["file"])
+                              for e in result["errors"]], ["deep.c"])
+            self.assertIn("crashed", result["errors"][0]["message"])
+            self.assertEqual(len(result["findings"]), 2)
+
+    def test_start_up_errors_are_printed_not_fatal(self):
+        with TempDir() as tmp:
+            p = os.path.join(tmp, "x.c")
+            write(p, "int x;\n")
+            res = run([SPARSE, "-include", "/nonexistent/inc.h", p])
+            self.assertEqual(res.returncode, 0)
+            self.assertTrue(re.search(r"modlife-sparse: .*/nonexistent/inc.h",
+                                      res.stderr), res.stderr)
+            res = run([SPARSE] + ["-include", p] * 40 + [p])
+            self.assertEqual(res.returncode, 0)
+            self.assertIn("too many include files", res.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

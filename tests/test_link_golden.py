@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The decision, pinned down on facts: tests/golden/NAME.facts through
+modlife-sparse --modlife-link must print exactly NAME.expected
+("file:line:col: rule: message", one finding a line)."""
+import glob
+import json
+import os
+import subprocess
+import unittest
+
+from util import SPARSE, TempDir
+
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
+
+
+def link(*args, stdin=None):
+    res = subprocess.run([SPARSE, "--modlife-link"] + list(args),
+                         input=stdin, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    return res.returncode, res.stdout.decode("utf-8"), \
+        res.stderr.decode("utf-8")
+
+
+def lines(out):
+    got = []
+    for ln in out.splitlines():
+        d = json.loads(ln)
+        if d["k"] == "finding":
+            got.append("%s:%d:%d: %s: %s" % (d["file"], d["line"], d["col"],
+                                             d["rule"], d["message"]))
+    return got
+
+
+class GoldenTest(unittest.TestCase):
+    def test_every_golden_file(self):
+        cases = sorted(glob.glob(os.path.join(GOLDEN, "*.facts")))
+        self.assertGreaterEqual(len(cases), 6)
+        for facts in cases:
+            with open(facts[:-len(".facts")] + ".expected",
+                      encoding="utf-8") as f:
+                want = [ln.rstrip("\n") for ln in f if ln.strip()]
+            rc, out, err = link(facts)
+            self.assertEqual(lines(out), want, facts + "\n" + err)
+            bad = os.path.basename(facts) == "malformed.facts"
+            self.assertEqual(rc, 2 if bad else 0, facts + "\n" + err)
+
+    def test_malformed_lines_are_named_and_skipped(self):
+        path = os.path.join(GOLDEN, "malformed.facts")
+        rc, out, err = link(path)
+        self.assertIn("malformed.facts:3: malformed fact", err)
+        self.assertIn("malformed.facts:4: malformed fact", err)
+        self.assertEqual(len(lines(out)), 1)
+
+    def test_an_export_in_another_file_decides(self):
+        """Without main.c's EXPORT_SYMBOL(lib_make), nothing exported
+        reaches lib_add_dev(): the module registered lib_dev itself."""
+        with open(os.path.join(GOLDEN, "exports.facts")) as f:
+            facts = [ln for ln in f if '"k":"export"' not in ln]
+        self.assertEqual(len(facts), 13)
+        with TempDir() as tmp:
+            p = os.path.join(tmp, "x.facts")
+            with open(p, "w") as f:
+                f.writelines(facts)
+            rc, out, err = link(p)
+        self.assertEqual(lines(out), [
+            "core.c:1:1: static-object: registered on behalf of dependents",
+            "core.c:2:1: static-object: registered by the module itself"])
+
+    def test_modules_on_stdin_one_after_another(self):
+        """One process links a whole scan: each module ends with an end
+        line, and nothing of one module leaks into the next."""
+        def read(name):
+            with open(os.path.join(GOLDEN, name), "rb") as f:
+                return f.read()
+        end = b'{"k":"end"}\n'
+        stdin = read("keys.facts") + end + read("unload.facts") + end + \
+            end + read("reach.facts") + end
+        rc, out, err = link(stdin=stdin)
+        self.assertEqual(rc, 0, err)
+        parts = out.split('{"k":"end"}\n')
+        self.assertEqual(len(parts), 5)
+        self.assertEqual(parts[4], "")
+        self.assertEqual([len(lines(p)) for p in parts[:4]], [2, 1, 0, 3])
+        # the keys of the first module are gone in the second
+        self.assertNotIn("missing-owner", parts[1])
+
+    def test_a_missing_facts_file(self):
+        rc, out, err = link("/nonexistent/facts")
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot read facts file /nonexistent/facts", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

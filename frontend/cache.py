@@ -12,6 +12,8 @@ import json
 import os
 import tempfile
 
+from . import sparse_engine
+
 
 def _sha(data):
     return hashlib.sha256(data).hexdigest()
@@ -67,7 +69,10 @@ class FactCache:
                 if file_hash(dep) != h:
                     raise ValueError("stale")
             facts, err = entry["facts"], entry["error"]
-        except (OSError, ValueError, KeyError, TypeError):
+            if not all(isinstance(x, str) for x in facts) or \
+                    not isinstance(err, (str, type(None))):
+                raise TypeError("not an entry of this version")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self.misses += 1
             return None
         self.hits += 1
@@ -77,9 +82,8 @@ class FactCache:
         if not self.writable or not key:
             return
         deps = {}
-        for f in facts:
-            if f.get("k") == "include":
-                deps[f["file"]] = file_hash(f["file"])
+        for f in sparse_engine.parse(facts, ("include",)):
+            deps[f["file"]] = file_hash(f["file"])
         path = self._path(key)
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -182,7 +182,8 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
             fl = ["--modlife-kb-scan"] + fl
             futs[pool.submit(sparse_engine.run, binary, kb_path, fl, f)] = f
         for fut in concurrent.futures.as_completed(futs):
-            facts, err = fut.result()
+            lines, err = fut.result()
+            facts = sparse_engine.parse(lines)
             if err:
                 failed += 1
             per_file.append(_file_calls(facts, tree))

@@ -30,16 +30,16 @@ class Linker:
             raise LinkError("cannot run %s: %s" % (self.binary, e))
 
     def link(self, facts):
-        """facts: every fact of one module's files. Returns the findings
-        that stand, as dicts (rule, file, line, col, message with its
-        exit path filled in, object, experimental)."""
+        """facts: every fact line of one module's files, as the checker
+        wrote them. Returns the findings that stand, as dicts (rule, file,
+        line, col, message with its exit path filled in, object,
+        experimental)."""
         if self.proc is None:
             self._start()
-        data = b"".join(json.dumps(f, ensure_ascii=False).encode(
-            "utf-8", "surrogateescape") + b"\n" for f in facts)
+        data = "\n".join(facts).encode("utf-8", "surrogateescape")
         try:
             # the checker reads everything before it writes: no deadlock
-            self.proc.stdin.write(data + b'{"k":"end"}\n')
+            self.proc.stdin.write(data + b'\n{"k":"end"}\n')
             self.proc.stdin.flush()
         except OSError as e:
             raise LinkError("the link step stopped: %s" % e)

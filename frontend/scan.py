@@ -8,7 +8,6 @@ sparse engine decides every file it parses; the semantic patches run on
 the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
-import json
 import os
 import sys
 import time
@@ -93,8 +92,8 @@ def linked_findings(linker, facts, requested, rules, cwd):
 def _without_findings_if_error(facts):
     """A partial AST may miss what discharges a finding: keep a failed
     file's keys, not its findings."""
-    if any(x.get("k") == "error" for x in facts):
-        return [x for x in facts if x.get("k") != "finding"]
+    if any(sparse_engine.kind(x) == "error" for x in facts):
+        return [x for x in facts if sparse_engine.kind(x) != "finding"]
     return facts
 
 
@@ -140,24 +139,20 @@ def link_built(dirs, rules):
     if not seen:
         return None
     for path in files:
-        facts = []
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
-                for n, line in enumerate(f, 1):
-                    x = json.loads(line)
-                    if not isinstance(x, dict) or \
-                            not isinstance(x.get("k"), str):
-                        raise ValueError("line %d is no fact" % n)
-                    facts.append(x)
+                facts = f.read().splitlines()
+            for n, line in enumerate(facts, 1):
+                if not sparse_engine.kind(line):
+                    raise ValueError("line %d is no fact" % n)
         except (OSError, ValueError) as e:
             errors.append({"file": _display(path, cwd),
                            "message": "unreadable facts: %s" % e})
             continue
-        for x in facts:
-            if x.get("k") == "error":
-                errors.append({"file": _display(str(x.get("file")), cwd),
-                               "message": str(x.get("message"))})
-        tu = next((x for x in facts if x.get("k") == "tu"), {})
+        for x in sparse_engine.parse(facts, ("error",)):
+            errors.append({"file": _display(str(x.get("file")), cwd),
+                           "message": str(x.get("message"))})
+        tu = next(iter(sparse_engine.parse(facts, ("tu",))), {})
         key = os.path.join(os.path.dirname(path),
                            str(tu.get("modname") or os.path.basename(path)))
         by_module.setdefault(key, []).extend(

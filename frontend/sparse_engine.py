@@ -1,12 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Runs modlife-sparse on one file and reads back its facts."""
+"""Runs modlife-sparse on one file and reads back its facts.
+
+Facts stay the JSON lines the checker wrote: the link step hands them
+back to the checker unchanged, and only the few kinds the front end looks
+at (tu, error, include) are parsed, by kind() and parse()."""
 import json
 import os
 import subprocess
 
 
+def kind(line):
+    """The kind of a fact line: the checker writes {"k":"KIND", first."""
+    if not line.startswith('{"k":"'):
+        return None
+    end = line.find('"', 6)
+    return line[6:end] if end > 0 else None
+
+
+def parse(lines, kinds=None):
+    """The facts (of @kinds only, when given) as dicts."""
+    out = []
+    for ln in lines:
+        if kinds is not None and kind(ln) not in kinds:
+            continue
+        try:
+            x = json.loads(ln)
+        except ValueError:
+            continue
+        if isinstance(x, dict):
+            out.append(x)
+    return out
+
+
 def run(binary, kb, flags, path, timeout=300):
-    """Returns (facts, error message or None)."""
+    """Returns (fact lines, error message or None)."""
     cmd = [binary, "--modlife-quiet", "--modlife-facts=-",
            "--modlife-kb=" + kb] + flags + [os.path.abspath(path)]
     try:
@@ -16,25 +43,20 @@ def run(binary, kb, flags, path, timeout=300):
         return [], "sparse timed out after %d s" % timeout
     except OSError as e:
         return [], "cannot run %s: %s" % (binary, e)
-    facts = []
-    for line in res.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            facts.append(json.loads(line))
-        except ValueError:
-            continue
+    lines = [ln for ln in res.stdout.decode("utf-8", "replace").splitlines()
+             if kind(ln)]
     err = None
-    for f in facts:
-        if f.get("k") == "error":
-            err = f.get("message") or ""
-            # sparse names the file with its path: the report does too
-            here = os.path.abspath(path) + ":"
-            cwd = os.getcwd() + os.sep
-            if err.startswith(here):
-                err = err[len(here):]
-            elif err.startswith(cwd):   # in a header the file includes
-                err = err[len(cwd):]
-            break
+    for f in parse(lines, ("error",)):
+        err = f.get("message") or ""
+        # sparse names the file with its path: the report does too
+        here = os.path.abspath(path) + ":"
+        cwd = os.getcwd() + os.sep
+        if err.startswith(here):
+            err = err[len(here):]
+        elif err.startswith(cwd):   # in a header the file includes
+            err = err[len(cwd):]
+        break
     if res.returncode != 0 and not err:
         err = (res.stderr.decode("utf-8", "replace").strip().splitlines()
                or ["modlife-sparse exited with %d" % res.returncode])[0]
-    return facts, err
+    return lines, err

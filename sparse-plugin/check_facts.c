@@ -263,14 +263,9 @@ static void leaf_store(struct symbol *obj, struct symbol *member,
 	store_fact("init", member, value, key, value->pos);
 }
 
+/* functions in a static object's initializer: stores into its members */
 static void facts_object(struct symbol *obj)
 {
-	fact_begin("object");
-	fact_str("name", sym_name(obj));
-	fact_str("type", type_name(obj));
-	fact_int("static", !!(obj->ctype.modifiers & MOD_STATIC));
-	fact_pos(obj->pos);
-	fact_end();
 	for_each_init_leaf(obj, obj->initializer, leaf_store);
 }
 

@@ -71,6 +71,7 @@ void fact_pos(struct position pos)
 
 void fact_end(void)
 {
+	fact_done(cur);
 	if (facts)
 		fact_write(facts, cur);
 	cur = NULL;

@@ -5,6 +5,30 @@
 #include "facts.h"
 #include "strmap.h"
 
+/*
+ * A module's facts repeat the same names, paths and keys thousands of
+ * times (fs/xfs: 1.5 million facts): each string is kept once per set.
+ */
+static const char *intern(struct factset *set, const char *s)
+{
+	struct strmap *m = set->strings;
+	void **slot;
+
+	if (!m) {
+		m = calloc(1, sizeof(*m));
+		if (!m) {
+			fputs("modlife-sparse: out of memory\n", stderr);
+			exit(2);
+		}
+		set->strings = m;
+	}
+	slot = strmap_add(m, s);
+	if (!*slot)
+		*slot = (void *)1;
+	/* the map's own copy of the key */
+	return (const char *)m->v[strmap_index(m, s)].key;
+}
+
 struct fact *factset_new(struct factset *set, const char *kind)
 {
 	struct fact *f;
@@ -12,7 +36,8 @@ struct fact *factset_new(struct factset *set, const char *kind)
 	set->v = xgrow(set->v, &set->cap, set->n + 1, sizeof(*set->v));
 	f = &set->v[set->n++];
 	memset(f, 0, sizeof(*f));
-	f->kind = ml_strdup(kind);
+	f->set = set;
+	f->kind = intern(set, kind);
 	return f;
 }
 
@@ -21,19 +46,39 @@ static struct fval *add(struct fact *f, const char *name,
 {
 	struct fval *v;
 
-	f->v = xgrow(f->v, &f->cap, f->n + 1, sizeof(*f->v));
+	if (f->n == f->cap) {
+		f->cap = f->cap ? f->cap * 2 : 6;
+		f->v = realloc(f->v, f->cap * sizeof(*f->v));
+		if (!f->v) {
+			fputs("modlife-sparse: out of memory\n", stderr);
+			exit(2);
+		}
+	}
 	v = &f->v[f->n++];
 	memset(v, 0, sizeof(*v));
-	v->name = ml_strdup(name);
+	v->name = intern(f->set, name);
 	v->type = type;
 	return v;
+}
+
+/* The fact is complete: give back what its field array did not use. */
+void fact_done(struct fact *f)
+{
+	if (f->n && f->n < f->cap) {
+		struct fval *v = realloc(f->v, f->n * sizeof(*f->v));
+
+		if (v) {
+			f->v = v;
+			f->cap = f->n;
+		}
+	}
 }
 
 void fact_add_str(struct fact *f, const char *name, const char *s)
 {
 	struct fval *v = add(f, name, s ? FV_STR : FV_NULL);
 
-	v->s = s ? ml_strdup(s) : NULL;
+	v->s = s ? intern(f->set, s) : NULL;
 }
 
 void fact_add_int(struct fact *f, const char *name, long i)
@@ -49,7 +94,7 @@ void fact_add_list(struct fact *f, const char *name, char *const *list,
 
 	v->list = xgrow(NULL, &cap, n + 1, sizeof(char *));
 	for (i = 0; i < n; i++)
-		v->list[i] = ml_strdup(list[i]);
+		v->list[i] = intern(f->set, list[i]);
 	v->list[n] = NULL;
 	v->n = n;
 }
@@ -78,7 +123,7 @@ long fact_get_int(const struct fact *f, const char *name)
 	return v && v->type == FV_INT ? v->i : 0;
 }
 
-char **fact_get_list(const struct fact *f, const char *name, int *n)
+const char **fact_get_list(const struct fact *f, const char *name, int *n)
 {
 	const struct fval *v = lookup(f, name);
 
@@ -140,17 +185,19 @@ void fact_write(FILE *out, const struct fact *f)
 
 static void fact_free(struct fact *f)
 {
-	int i, j;
+	int i;
 
-	for (i = 0; i < f->n; i++) {
-		free(f->v[i].name);
-		free(f->v[i].s);
-		for (j = 0; j < f->v[i].n; j++)
-			free(f->v[i].list[j]);
-		free(f->v[i].list);
-	}
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].type == FV_LIST)
+			free(f->v[i].list);
 	free(f->v);
-	free(f->kind);
+}
+
+/* Drops the last fact (one that did not parse). */
+void factset_drop_last(struct factset *set)
+{
+	if (set->n)
+		fact_free(&set->v[--set->n]);
 }
 
 void factset_clear(struct factset *set)
@@ -160,4 +207,9 @@ void factset_clear(struct factset *set)
 	for (i = 0; i < set->n; i++)
 		fact_free(&set->v[i]);
 	set->n = 0;
+	if (set->strings) {
+		strmap_free(set->strings, NULL);
+		free(set->strings);
+		set->strings = NULL;
+	}
 }

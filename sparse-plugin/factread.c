@@ -243,13 +243,7 @@ int fact_parse(struct factset *set, const char *line, const char **err)
 bad:
 	free(name);
 	*err = ps.err ? ps.err : "malformed";
-	/* drop the partial fact: the last one in the set */
-	{
-		struct factset one = { f, 1, 1 };
-
-		factset_clear(&one);
-		set->n--;
-	}
+	factset_drop_last(set);	/* the partial fact */
 	return 0;
 }
 
@@ -279,11 +273,10 @@ int facts_read(struct factset *set, FILE *in, const char *name,
 			continue;
 		}
 		if (stop_at_end && !strcmp(set->v[set->n - 1].kind, "end")) {
-			factset_clear(&(struct factset){ &set->v[set->n - 1],
-							 1, 1 });
-			set->n--;
+			factset_drop_last(set);
 			break;
 		}
+		fact_done(&set->v[set->n - 1]);
 	}
 	free(line);
 	return stop_at_end && !any ? -1 : bad;

@@ -12,24 +12,30 @@
 
 enum fval_type { FV_NULL, FV_STR, FV_INT, FV_LIST };
 
+/* strings are the set's (interned once per set), never a fact's own */
 struct fval {
-	char *name;
+	const char *name;
 	enum fval_type type;
-	char *s;
-	long i;
-	char **list;
-	int n;
+	int n;			/* FV_LIST: its length */
+	union {
+		const char *s;
+		long i;
+		const char **list;
+	};
 };
 
+struct factset;
 struct fact {
-	char *kind;
+	const char *kind;
 	struct fval *v;
 	int n, cap;
+	struct factset *set;
 };
 
 struct factset {
 	struct fact *v;
 	int n, cap;
+	void *strings;		/* the interned strings (fact.c) */
 };
 
 struct fact *factset_new(struct factset *set, const char *kind);
@@ -37,12 +43,14 @@ void fact_add_str(struct fact *f, const char *name, const char *s);
 void fact_add_int(struct fact *f, const char *name, long i);
 void fact_add_list(struct fact *f, const char *name, char *const *list,
 		   int n);
+void fact_done(struct fact *f);
 const char *fact_get(const struct fact *f, const char *name);
 long fact_get_int(const struct fact *f, const char *name);
-char **fact_get_list(const struct fact *f, const char *name, int *n);
+const char **fact_get_list(const struct fact *f, const char *name, int *n);
 void fact_write(FILE *out, const struct fact *f);
 void json_string(FILE *out, const char *s);
 void factset_clear(struct factset *set);
+void factset_drop_last(struct factset *set);
 
 /* factread.c: JSON lines; a line that is no fact is reported, skipped */
 int fact_parse(struct factset *set, const char *line, const char **err);

@@ -169,7 +169,7 @@ static void cond_keys(struct linker *l, const char *kind,
 static int stands(const struct linker *l, const struct fact *f,
 		  const struct reach *exit, enum link_scope scope)
 {
-	char **keys;
+	const char **keys;
 	int i, n;
 
 	keys = fact_get_list(f, "unless", &n);

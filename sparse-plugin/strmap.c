@@ -25,13 +25,17 @@ char *ml_strdup(const char *s)
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 
+/* FNV-1a, then mixed: the low bits index the table */
 static unsigned long hash(const char *s)
 {
-	unsigned long h = 5381;
+	unsigned long long h = 0xcbf29ce484222325ULL;
 
 	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (unsigned long)h;
 }
 
 static struct sm_ent *find(const struct strmap *m, const char *key)
@@ -83,6 +87,12 @@ void **strmap_slot(struct strmap *m, const char *key, char *own)
 		m->n++;
 	}
 	return &e->val;
+}
+
+/* The index of @key's entry in m->v (it must be present). */
+unsigned long strmap_index(const struct strmap *m, const char *key)
+{
+	return find(m, key) - m->v;
 }
 
 void **strmap_get(const struct strmap *m, const char *key)

@@ -91,3 +91,41 @@ class CrashTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SanitizerTest(unittest.TestCase):
+    def test_asan_ubsan_over_the_corpus(self):
+        """The checker and its link mode built with AddressSanitizer and
+        UBSan: the whole corpus (and the odd inputs above) gives no report,
+        and the same findings as the plain build."""
+        from util import ROOT, MODLIFE
+        sparse_src = [os.path.join(ROOT, "build", d)
+                      for d in sorted(os.listdir(os.path.join(ROOT, "build")))
+                      if d.startswith("sparse-") and
+                      os.path.isdir(os.path.join(ROOT, "build", d))]
+        self.assertTrue(sparse_src, "no sparse source under build/")
+        res = run(["make", "-s", "-C", os.path.join(ROOT, "sparse-plugin"),
+                   "SPARSE_SRC=" + sparse_src[0], "asan"])
+        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
+        asan = os.path.join(ROOT, "sparse-plugin", "modlife-sparse-asan")
+        with TempDir() as tmp:
+            logs = os.path.join(tmp, "logs")
+            os.makedirs(logs)
+            env = dict(os.environ, MODLIFE_SPARSE=asan,
+                       ASAN_OPTIONS="detect_leaks=0:log_path=%s/asan" % logs,
+                       UBSAN_OPTIONS="print_stacktrace=1:log_path=%s/ub"
+                       % logs)
+            deep = os.path.join(tmp, "deep")
+            write(os.path.join(deep, "Kbuild"), "obj-m += deep.o\n")
+            write(os.path.join(deep, "deep.c"), "int f(int x) { return "
+                  "%sx%s; }\n" % ("(" * 300, ")" * 300))
+            args = [MODLIFE, "scan", "--no-cache", "--cocci", "off",
+                    "--rules", "all", "--format", "json", CORPUS, deep]
+            got = run(args, env=env)
+            want = run(args)
+            reports = sorted(os.listdir(logs))
+            self.assertEqual(reports, [], "".join(
+                open(os.path.join(logs, r)).read()[:3000] for r in reports))
+            self.assertEqual(json.loads(got.stdout)["findings"],
+                             json.loads(want.stdout)["findings"])
+            self.assertGreater(len(json.loads(want.stdout)["findings"]), 30)

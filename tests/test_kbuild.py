@@ -74,8 +74,8 @@ class KbuildCheckTest(unittest.TestCase):
             self.assertNotEqual(res.returncode, 0)
 
     def test_waits_and_passed_callbacks_under_kbuild(self):
-        """graph.c, the checker's own graph under kbuild, runs what a wait
-        lets run and what a call is handed, as link.py does: the traps
+        """The decision on one file's facts under kbuild runs what a wait
+        lets run and what a call is handed, as on a module's: the traps
         are silent, and a flush of another work still reports."""
         flag = " --modlife-experimental"
         for trap in ("trap-work-flushed-teardown", "trap-timer-kthread-tail",

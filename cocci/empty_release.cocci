@@ -266,6 +266,7 @@ T *E;
 position k;
 @@
 
+// kb: put
  \(device_unregister\|put_device\)(&E->D);
  kfree@k(E);
 
@@ -297,6 +298,7 @@ T *E;
 position k != rmk.k;
 @@
 
+// kb: put
  \(device_unregister\|put_device\)(&E->D);
  ...
  kfree@k(E);
@@ -341,6 +343,7 @@ TT *E;
 position rmk.k;
 @@
 
+// kb: put
  \(device_unregister\|put_device\)(&E->DD);
 -kfree@k(E);
 

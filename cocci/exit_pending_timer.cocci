@@ -68,6 +68,7 @@ module_platform_driver(drv);
 @any depends on mod || pdrv@
 @@
 
+// kb: timer-async-stop
 (
  del_timer(...)
 |

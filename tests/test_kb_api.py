@@ -40,7 +40,18 @@ def annotated_lists(text):
             continue
         classes = m.group(1).split()
         nxt = lines[i + 1]
-        if "\\(" in nxt:                        # SmPL \(a\|b\)
+        if nxt.strip() == "(":                  # SmPL ( a(...) | b(...) )
+            names = []
+            for ln2 in lines[i + 2:]:
+                if ln2.strip() == ")":
+                    break
+                m2 = re.match(r"\s*(\w+)\(\.\.\.\)$", ln2)
+                if m2:
+                    names.append(m2.group(1))
+                elif ln2.strip() != "|":
+                    raise AssertionError("unreadable list line: " + ln2)
+            out.append((classes, [names]))
+        elif "\\(" in nxt:                      # SmPL \(a\|b\)
             names = re.search(r"\\\((.*?)\\\)", nxt).group(1).split("\\|")
             out.append((classes, [names]))
         elif "=~" in nxt:                       # identifier X =~ "^(a|b)$"

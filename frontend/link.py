@@ -41,19 +41,35 @@ class Linker:
             # the checker reads everything before it writes: no deadlock
             self.proc.stdin.write(data + b'\n{"k":"end"}\n')
             self.proc.stdin.flush()
-        except OSError as e:
-            raise LinkError("the link step stopped: %s" % e)
-        out = []
-        for line in self.proc.stdout:
-            d = json.loads(line.decode("utf-8", "replace"))
-            if d.get("k") == "end":
-                return out
-            out.append(d)
-        raise LinkError("the link step stopped (exit %s)" % self.proc.wait())
+            out = []
+            for line in self.proc.stdout:
+                d = json.loads(line.decode("utf-8", "replace"))
+                if d.get("k") == "end":
+                    return out
+                out.append(d)
+        except (OSError, ValueError) as e:
+            self._lost()
+            raise LinkError("the link step failed: %s" % e)
+        raise LinkError("the link step failed (exit %s)" % self._lost())
+
+    def _lost(self):
+        """The process died or spoke nonsense: the next module gets a
+        new one."""
+        proc, self.proc = self.proc, None
+        proc.kill()
+        for f in (proc.stdin, proc.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+        return proc.wait()
 
     def close(self):
         if self.proc:
-            self.proc.stdin.close()
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
             self.proc.stdout.close()
             self.proc.wait()
             self.proc = None

@@ -72,10 +72,20 @@ def _display(path, cwd):
     return path if rel.startswith("..") else rel
 
 
-def linked_findings(linker, facts, requested, rules, cwd):
-    """Link one module's facts; the findings that stand, as reported."""
+def linked_findings(linker, facts, requested, rules, cwd, errors):
+    """Link one module's facts; the findings that stand, as reported. A
+    link that fails is an error of the module's files; the scan goes on."""
     findings = []
-    for fd in linker.link(facts):
+    try:
+        standing = linker.link(facts)
+    except link.LinkError as e:
+        files = sorted({x["file"] for x in
+                        sparse_engine.parse(facts, ("tu",))
+                        if isinstance(x.get("file"), str)})
+        for f in files or ["?"]:
+            errors.append({"file": _display(f, cwd), "message": str(e)})
+        return findings
+    for fd in standing:
         path = os.path.abspath(fd["file"])
         if requested is not None and path not in requested:
             continue
@@ -161,7 +171,7 @@ def link_built(dirs, rules):
     with link.Linker() as linker:
         for key in sorted(by_module):
             findings += linked_findings(linker, by_module[key], None,
-                                        set(rules), cwd)
+                                        set(rules), cwd, errors)
     findings.sort(key=lambda d: (d["file"], d["line"], d["column"]))
     return {"findings": findings, "errors": errors, "checked": len(files)}
 
@@ -287,7 +297,7 @@ class Scanner:
                             t0 = time.time()
                             found = linked_findings(linker, bucket.pop(key),
                                                     requested, self.rules,
-                                                    cwd)
+                                                    cwd, errors)
                             link_seconds += time.time() - t0
                             findings += found
                             n = len(found)

@@ -129,3 +129,36 @@ class SanitizerTest(unittest.TestCase):
             self.assertEqual(json.loads(got.stdout)["findings"],
                              json.loads(want.stdout)["findings"])
             self.assertGreater(len(json.loads(want.stdout)["findings"]), 30)
+
+
+class LinkFailureTest(unittest.TestCase):
+    def test_a_link_that_dies_is_an_error_of_its_module(self):
+        """The link process dies on the first module: that module's file
+        is listed under errors, and the next module gets a new process."""
+        from util import MODLIFE
+        with TempDir() as tmp:
+            flag = os.path.join(tmp, "died")
+            fake = os.path.join(tmp, "modlife-sparse")
+            write(fake, "#!/usr/bin/env python3\n"
+                  "import os, sys\n"
+                  "real, flag = %r, %r\n"
+                  "if sys.argv[1:2] == ['--modlife-link'] and "
+                  "not os.path.exists(flag):\n"
+                  "    open(flag, 'w').close()\n"
+                  "    sys.stdin.buffer.readline()\n"
+                  "    sys.exit(3)\n"
+                  "os.execv(real, [real] + sys.argv[1:])\n" % (SPARSE, flag))
+            os.chmod(fake, 0o755)
+            env = dict(os.environ, MODLIFE_SPARSE=fake)
+            res = run([MODLIFE, "scan", "--no-cache", "--cocci", "off",
+                       "--format", "json",
+                       os.path.join(CORPUS, "blk-bug"),
+                       os.path.join(CORPUS, "cdev-bug")], env=env)
+            self.assertTrue(os.path.exists(flag))
+            out = json.loads(res.stdout)
+            self.assertEqual(len(out["errors"]), 1, out)
+            self.assertIn("link step failed", out["errors"][0]["message"])
+            bad = os.path.basename(out["errors"][0]["file"])
+            files = {os.path.basename(f["file"]) for f in out["findings"]}
+            self.assertTrue(files, out)
+            self.assertNotIn(bad, files)

@@ -177,7 +177,7 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 {
 	const char *name = callee_name(callee);
 	const char *from = ctx->fn ? sym_name(ctx->fn) : NULL;
-	char key[256];
+	char key[KEYLEN];
 
 	if (table_call(ctx, call, callee))
 		return;
@@ -233,7 +233,7 @@ static void store_fact(const char *how, struct symbol *member,
 static void facts_assign(struct walk_ctx *ctx, struct expression *expr)
 {
 	struct expression *lv = strip_expr(expr->left);
-	char key[256];
+	char key[KEYLEN];
 	const char *obj = NULL;
 
 	if (expr->op != '=')
@@ -257,7 +257,7 @@ static void facts_symref(struct walk_ctx *ctx, struct symbol *sym)
 static void leaf_store(struct symbol *obj, struct symbol *member,
 		       struct expression *value, unsigned long offset)
 {
-	char key[256];
+	char key[KEYLEN];
 
 	snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
 	store_fact("init", member, value, key, value->pos);

@@ -106,7 +106,7 @@ extern const char *const teardown_ops[];
 extern const char *const generic_wrappers[];
 
 /* object keys ("struct foo.a.b", "obj:x") fit in KEYLEN */
-#define KEYLEN 256
+#define KEYLEN 512
 const char *addr_key(struct expression *addr, char *buf, size_t len);
 int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
 		    char (*types)[KEYLEN], int max);

@@ -23,7 +23,7 @@
  */
 static struct alias {
 	struct symbol *local;
-	char key[256];
+	char key[KEYLEN];
 } *aliases;
 static int naliases;
 
@@ -60,7 +60,7 @@ void alias_set(struct expression *lvalue, struct expression *value)
 	struct expression *lv = strip_expr(lvalue);
 	struct symbol *local;
 	struct alias *a;
-	char key[256];
+	char key[KEYLEN];
 
 	if (!lv || lv->type != EXPR_PREOP || lv->op != '*')
 		return;
@@ -414,8 +414,8 @@ int addr_key_suffixes(struct expression *addr, char (*keys)[KEYLEN], int max)
 	return n;
 }
 
-static const char *addr_key_of(struct expression *addr, struct symbol *leaf,
-			       char *buf, size_t len)
+static const char *addr_key_raw(struct expression *addr, struct symbol *leaf,
+				char *buf, size_t len)
 {
 	struct symbol *m, *c, *sym;
 	struct chain ch;
@@ -478,6 +478,21 @@ static const char *addr_key_of(struct expression *addr, struct symbol *leaf,
 	}
 }
 
+/*
+ * A key cut short by its buffer would name another object, or match one
+ * cut alike: such an object gets no key (the checks then pass it by).
+ */
+static const char *whole(const char *key, size_t len)
+{
+	return key && strlen(key) + 1 < len ? key : NULL;
+}
+
+static const char *addr_key_of(struct expression *addr, struct symbol *leaf,
+			       char *buf, size_t len)
+{
+	return whole(addr_key_raw(addr, leaf, buf, len), len);
+}
+
 const char *addr_key(struct expression *addr, char *buf, size_t len)
 {
 	return addr_key_of(addr, NULL, buf, len);
@@ -499,7 +514,7 @@ const char *type_key(struct expression *addr, char *buf, size_t len)
 	if (!c)
 		return NULL;
 	snprintf(buf, len, "%s.%s", type_name(c), id_str(m->ident));
-	return buf;
+	return whole(buf, len);
 }
 
 /* The key of the object a pointer value designates: "x", "p->task". */

@@ -265,7 +265,7 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 	} END_FOR_EACH_PTR(m);
 	FOR_EACH_PTR(st->symbol_list, m) {
 		struct symbol *t = strip_type(m), *found;
-		char sub[128];
+		char sub[KEYLEN];
 		unsigned long off;
 
 		if (!ml_is_struct(t))

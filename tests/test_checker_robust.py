@@ -44,6 +44,35 @@ class LongNamesTest(unittest.TestCase):
                               result["findings"][0]["message"])
 
 
+    def test_long_access_paths_stay_apart(self):
+        """Two work items of a struct with a 248-character name differ
+        only after 256 characters of their keys: cancelling one does not
+        stop the other (both keys were once cut to the same 255), and
+        cancelling the queued one still does."""
+        import re as re_
+        with open(os.path.join(CORPUS, "work-bug", "fanpoll.c")) as f:
+            src = re_.sub(r"struct fanpoll\b", "struct fanpoll_" + "x" * 240,
+                          f.read())
+        src = src.replace("\tstruct delayed_work poll_work;\n",
+                          "\tstruct delayed_work poll_work;\n"
+                          "\tstruct delayed_work poll_workz;\n")
+        for cancel, want in (("poll_workz", [(47, "exit-pending-work")]),
+                             ("poll_work", [])):
+            text = src.replace(
+                "\twritel(0, fp->base + FANPOLL_CTRL);\n",
+                "\twritel(0, fp->base + FANPOLL_CTRL);\n"
+                "\tcancel_delayed_work_sync(&fp->%s);\n" % cancel)
+            with TempDir() as tmp:
+                d = os.path.join(tmp, "m")
+                write(os.path.join(d, "fanpoll.c"), text)
+                write(os.path.join(d, "Kbuild"), "obj-m += fanpoll.o\n")
+                rc, result, err = scan([d])
+                self.assertIsNotNone(result, err)
+                self.assertEqual(result["errors"], [])
+                got = [(f["line"], f["rule"]) for f in result["findings"]]
+                self.assertEqual(got, want, cancel)
+
+
 class CrashTest(unittest.TestCase):
     def test_deep_nesting_is_an_error_fact_and_exit_0(self):
         with TempDir() as tmp:

@@ -91,8 +91,8 @@ def build(tree, kdir, jobs, out_path):
             # their own that reach it (tcf_unregister_action() ->
             # unregister_pernet_subsys() -> rcu_barrier())
             barriers = _barrier_helpers(per_file)
-            stops = _stop_helpers(per_file)
             teardown = set().union(*(p[4] for p in per_file))
+            stops = _stop_helpers(per_file, teardown)
             new = (set(barriers) | {fn for fn in stops
                                     if fn in teardown}) - names
             names |= new
@@ -221,7 +221,7 @@ def _file_calls(facts, tree):
     return calls, exports, stops, defs, teardown
 
 
-def _stop_helpers(per_file):
+def _stop_helpers(per_file, teardown):
     """{exported fn: (where, {key})}: what an exported function stops,
     itself or through the functions it calls: those of its file, and
     teardown-like ones elsewhere (rt2x00usb_disconnect() ->
@@ -233,7 +233,6 @@ def _stop_helpers(per_file):
         return (i, name) if defs.get(name) else name
 
     keys, preds, where = {}, {}, {}
-    teardown = set().union(*(p[4] for p in per_file))
     for i, (calls, exports, stops, defs, _) in enumerate(per_file):
         for fn, k in stops.items():
             keys.setdefault(node(i, defs, fn), set()).update(k)

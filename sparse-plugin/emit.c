@@ -168,9 +168,9 @@ void finding_message(struct finding *f, const char *fmt, ...)
 
 static void push_key(char ***list, int *n, char *key)
 {
-	int cap = *n;
-
-	*list = xgrow(*list, &cap, *n + 1, sizeof(**list));
+	*list = realloc(*list, (*n + 1) * sizeof(**list));
+	if (!*list)
+		die("modlife: out of memory");
 	(*list)[(*n)++] = key;
 }
 

@@ -11,22 +11,14 @@
  */
 static const char *intern(struct factset *set, const char *s)
 {
-	struct strmap *m = set->strings;
-	void **slot;
-
-	if (!m) {
-		m = calloc(1, sizeof(*m));
-		if (!m) {
+	if (!set->strings) {
+		set->strings = calloc(1, sizeof(struct strmap));
+		if (!set->strings) {
 			fputs("modlife-sparse: out of memory\n", stderr);
 			exit(2);
 		}
-		set->strings = m;
 	}
-	slot = strmap_add(m, s);
-	if (!*slot)
-		*slot = (void *)1;
-	/* the map's own copy of the key */
-	return (const char *)m->v[strmap_index(m, s)].key;
+	return strmap_intern(set->strings, s);
 }
 
 struct fact *factset_new(struct factset *set, const char *kind)

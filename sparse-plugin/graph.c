@@ -326,7 +326,6 @@ struct reach *graph_reach(const char *const *roots, int nroots, int mode)
 {
 	struct reach *r = calloc(1, sizeof(*r));
 	int i, may = mode == REACH_MAY;
-	unsigned long k;
 
 	if (!r)
 		die("modlife: out of memory");
@@ -344,7 +343,6 @@ struct reach *graph_reach(const char *const *roots, int nroots, int mode)
 			if (is_teardown_name(exported[i]))
 				visit(r, exported[i], -1, 0);
 	}
-	(void)k;
 	for (i = 0; i < r->n; i++)
 		edges_from(r, i, may);
 	return r;

@@ -32,8 +32,6 @@ struct linker {
 	struct strmap elsewhere;	/* EXPORT_SYMBOL() of any file */
 };
 
-static void add_key(struct linker *l, const char *key);
-
 /* A key and, breadth first, whatever it implies. */
 static void add_key(struct linker *l, const char *key)
 {

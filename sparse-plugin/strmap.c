@@ -52,6 +52,8 @@ static struct sm_ent *find(const struct strmap *m, const char *key)
 	}
 }
 
+static void **strmap_slot(struct strmap *m, const char *key, char *own);
+
 static void grow(struct strmap *m)
 {
 	struct strmap old = *m;
@@ -73,7 +75,7 @@ static void grow(struct strmap *m)
  * With @own (a strdup()ed copy of the key, or the key itself when the
  * caller hands it over) a missing key is added with a NULL value.
  */
-void **strmap_slot(struct strmap *m, const char *key, char *own)
+static void **strmap_slot(struct strmap *m, const char *key, char *own)
 {
 	struct sm_ent *e;
 
@@ -89,12 +91,6 @@ void **strmap_slot(struct strmap *m, const char *key, char *own)
 	return &e->val;
 }
 
-/* The index of @key's entry in m->v (it must be present). */
-unsigned long strmap_index(const struct strmap *m, const char *key)
-{
-	return find(m, key) - m->v;
-}
-
 void **strmap_get(const struct strmap *m, const char *key)
 {
 	struct sm_ent *e = find(m, key);
@@ -108,6 +104,16 @@ void **strmap_add(struct strmap *m, const char *key)
 	void **slot = strmap_get(m, key);
 
 	return slot ? slot : strmap_slot(m, key, ml_strdup(key));
+}
+
+/* The map's own copy of @s, added if absent: one copy per string. */
+const char *strmap_intern(struct strmap *m, const char *s)
+{
+	struct sm_ent *e;
+
+	strmap_add(m, s);
+	e = find(m, s);
+	return e->key;
 }
 
 void strmap_free(struct strmap *m, void (*free_val)(void *))

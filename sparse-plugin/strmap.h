@@ -17,9 +17,8 @@ struct ivec {
 };
 
 char *ml_strdup(const char *s);
-void **strmap_slot(struct strmap *m, const char *key, char *own);
 void **strmap_get(const struct strmap *m, const char *key);
-unsigned long strmap_index(const struct strmap *m, const char *key);
+const char *strmap_intern(struct strmap *m, const char *s);
 void **strmap_add(struct strmap *m, const char *key);
 struct ivec *strmap_ivec(struct strmap *m, const char *key);
 void strmap_free(struct strmap *m, void (*free_val)(void *));

@@ -10,6 +10,19 @@ import unittest
 from util import CORPUS, SPARSE, TempDir, run, scan, write
 
 
+def scan_module(name, text):
+    """modlife scan of a one-file module made of @text: (rc, [(line,
+    rule)], result), and no file left unparsed."""
+    with TempDir() as tmp:
+        d = os.path.join(tmp, "m")
+        write(os.path.join(d, name), text)
+        write(os.path.join(d, "Kbuild"), "obj-m += %s.o\n" % name[:-2])
+        rc, result, err = scan([d])
+    assert result is not None, err
+    assert result["errors"] == [], result["errors"]
+    return rc, [(f["line"], f["rule"]) for f in result["findings"]], result
+
+
 def facts_of(out):
     return [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
 
@@ -22,26 +35,13 @@ class LongNamesTest(unittest.TestCase):
         long = "x" * 200
         with open(os.path.join(CORPUS, "misc-char-bug", "mchar.c")) as f:
             src = f.read().replace("mchar_fops", long + "_fops")
-        for fixed in (False, True):
-            with TempDir() as tmp:
-                d = os.path.join(tmp, "m")
-                text = src
-                if fixed:
-                    text = text.replace(
-                        "%s_fops = {\n" % long,
-                        "%s_fops = {\n\t.owner\t\t= THIS_MODULE,\n" % long)
-                write(os.path.join(d, "mchar.c"), text)
-                write(os.path.join(d, "Kbuild"), "obj-m += mchar.o\n")
-                rc, result, err = scan([d])
-                self.assertIsNotNone(result, err)
-                self.assertEqual(result["errors"], [])
-                got = [(f["line"], f["rule"]) for f in result["findings"]]
-                if fixed:
-                    self.assertEqual((rc, got), (0, []))
-                    continue
-                self.assertEqual((rc, got), (1, [(73, "missing-owner")]))
-                self.assertIn("'%s_fops'" % long,
-                              result["findings"][0]["message"])
+        rc, got, result = scan_module("mchar.c", src)
+        self.assertEqual((rc, got), (1, [(73, "missing-owner")]))
+        self.assertIn("'%s_fops'" % long, result["findings"][0]["message"])
+        rc, got, _ = scan_module("mchar.c", src.replace(
+            "%s_fops = {\n" % long,
+            "%s_fops = {\n\t.owner\t\t= THIS_MODULE,\n" % long))
+        self.assertEqual((rc, got), (0, []))
 
 
     def test_long_access_paths_stay_apart(self):
@@ -62,15 +62,8 @@ class LongNamesTest(unittest.TestCase):
                 "\twritel(0, fp->base + FANPOLL_CTRL);\n",
                 "\twritel(0, fp->base + FANPOLL_CTRL);\n"
                 "\tcancel_delayed_work_sync(&fp->%s);\n" % cancel)
-            with TempDir() as tmp:
-                d = os.path.join(tmp, "m")
-                write(os.path.join(d, "fanpoll.c"), text)
-                write(os.path.join(d, "Kbuild"), "obj-m += fanpoll.o\n")
-                rc, result, err = scan([d])
-                self.assertIsNotNone(result, err)
-                self.assertEqual(result["errors"], [])
-                got = [(f["line"], f["rule"]) for f in result["findings"]]
-                self.assertEqual(got, want, cancel)
+            rc, got, _ = scan_module("fanpoll.c", text)
+            self.assertEqual(got, want, cancel)
 
 
 class CrashTest(unittest.TestCase):

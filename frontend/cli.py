@@ -58,6 +58,13 @@ def build_parser():
                    % ", ".join(EXPERIMENTAL))
     s.add_argument("--disable", type=_rule_list, default=[],
                    help="comma-separated rules to skip")
+    s.add_argument("--config", choices=("any", "kdir"), default="any",
+                   help="which files are module code: 'any' (default): "
+                   "what kbuild can build as a module in some "
+                   "configuration (obj-m, or an option that is tristate in "
+                   "any Kconfig file, any architecture), parsed with its "
+                   "own options as =m; 'kdir': only what KDIR's .config "
+                   "builds as =m")
     s.add_argument("--assume-module", action="store_true",
                    help="treat files that no Makefile names as module code")
     s.add_argument("--cocci", choices=("fallback", "all", "off"),
@@ -141,7 +148,8 @@ def cmd_scan(a):
                    if a.diff_base else None)
         scanner = Scanner(kdir, a.jobs, rules, a.assume_module,
                           cocci=a.cocci, cache_dir=cache_dir,
-                          progress=False if a.quiet else None)
+                          progress=False if a.quiet else None,
+                          config=a.config)
         result = scanner.scan(a.paths)
     except (ScanError, LinkError, kflags.KbuildError,
             diffbase.DiffError) as e:
@@ -149,10 +157,12 @@ def cmd_scan(a):
         return 2
     if a.stats:
         st = scanner.stats
+        why = ", ".join("%s %d" % kv for kv in sorted(st["reasons"].items()))
         sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
-                         "module code), %d not parsed, %d from cache; "
+                         "module code%s), %d not parsed, %d from cache; "
                          "%.2f s, link %.3f s\n"
                          % (st["files"], st["checked"], st["skipped"],
+                            ": " + why if why else "",
                             st["failed"], st["cache_hits"], st["seconds"],
                             st["link_seconds"]))
     if a.write_baseline:

@@ -77,7 +77,8 @@ def build(tree, kdir, jobs, out_path):
         raise KbError("modlife-sparse is not built (run make)")
     base = kflags.kernel_flags(kdir)
     files = candidates(tree, PIN, (EXPORT, STOP))
-    mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree))
+    mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree),
+                     mode="kdir")
     reads, copies, failed = {}, set(), 0
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:

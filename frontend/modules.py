@@ -2,16 +2,21 @@
 """Which files are module code, and which files make up one module.
 
 With kbuild, -DMODULE says it. Scanning a tree without building it, the
-directory's Kbuild or Makefile is read: an object in obj-m, or in
-obj-$(CONFIG_X) where X is tristate in Kconfig (or =m in KDIR's .config),
-is a module; composite objects (<mod>-y, <mod>-objs, <mod>-$(CONFIG_Y))
-group their parts into one module.
+Kbuild or Makefile of the file's directory (or of a directory above that
+names it by a relative path) is read. By default ("any" configuration) an
+object in obj-m, or in obj-$(CONFIG_X) where X is tristate in any Kconfig
+file of the tree (any architecture), is a module: the question is whether
+kbuild can build it as one, not whether one .config does. Under "kdir"
+only what KDIR's .config builds as =m is. Composite objects (<mod>-y,
+<mod>-objs, <mod>-$(CONFIG_Y)) group their parts into one module.
 """
+import collections
 import os
 import re
 import shlex
 
-ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Z0-9_]+\))"
+BRACE_REF = re.compile(r"\$\{([A-Za-z0-9_-]+)\}")
+ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
 CONFIG_REF = re.compile(r"\$\((CONFIG_[A-Za-z0-9_]+)\)")
 
@@ -23,10 +28,19 @@ def _logical_lines(path):
     except OSError:
         return []
     text = text.replace("\\\n", " ")
+    text = BRACE_REF.sub(r"$(\1)", text)     # ${CONFIG_X} is $(CONFIG_X)
     return [ln.split("#", 1)[0] for ln in text.split("\n")]
 
 
-VAR_REF = re.compile(r"\$\(([A-Za-z0-9_]+)\)")
+VAR_REF = re.compile(r"\$\(([A-Za-z0-9_-]+)\)")
+ADD_FIX = re.compile(r"\$\((addprefix|addsuffix)\s+([^,()$]*),([^()$]*)\)")
+
+
+def _add_fix(m):
+    fix, words = m.group(2).strip(), m.group(3).split()
+    if m.group(1) == "addprefix":
+        return " ".join(fix + w for w in words)
+    return " ".join(w + fix for w in words)
 COND = re.compile(r"^\s*(ifdef|ifndef|ifeq|ifneq)\s+(.*)$")
 
 
@@ -90,6 +104,10 @@ def _flag_words(text, root):
     return out
 
 
+def comp_rank(info, comp):
+    return (comp + ".o" not in info.obj, comp)
+
+
 class DirInfo:
     """What one directory's Kbuild/Makefile says about its objects."""
 
@@ -100,12 +118,14 @@ class DirInfo:
         # a Makefile may set options itself ("CONFIG_FOO := m")
         self.config = lambda sym: (self.vars[sym].strip() or "n"
                                    if sym in self.vars else outer(sym))
-        self.obj = {}        # "foo.o" -> "m" | "y" | "CONFIG_X"
+        self.obj = {}        # "foo.o" -> {"m", "y", "CONFIG_X", ...}
         self.parts = {}      # "foo" -> ["a.o", "b.o"]
+        self.part_opts = {}  # ("foo", "a.o") -> {"CONFIG_Y"} (conditional)
         self.off = set()     # parts whose condition is off: not built
         self.vars = {}
         self.ccflags, self.subdir_ccflags = [], []
         self.cflags = {}     # "a.o" -> flags of CFLAGS_a.o
+        self._index = None
         self.found = False
         for name in ("Kbuild", "Makefile"):
             path = os.path.join(directory, name)
@@ -131,7 +151,13 @@ class DirInfo:
                 return self.expand(self.vars[name], depth + 1,
                                    seen + (name,))
             return m.group(0)
-        return VAR_REF.sub(sub, text)[:65536]
+        text = VAR_REF.sub(sub, text)[:65536]
+        # $(addprefix libxfs/,xfs_ag.o ...), as fs/xfs names its parts
+        for _ in range(4):      # nested: $(addsuffix /Makefile, $(addprefix ..))
+            text, n = ADD_FIX.subn(_add_fix, text)
+            if not n:
+                break
+        return text
 
     def _parse(self, path, depth):
         # per open conditional: [this branch live, an earlier branch was]
@@ -173,10 +199,10 @@ class DirInfo:
             if not live:
                 continue
             if word in ("include", "-include", "sinclude") and depth < 4:
-                inc = self.expand(s.split(None, 1)[1].strip())
-                inc = os.path.join(self.root, inc)
-                if "$(" not in inc and os.path.isfile(inc):
-                    self._parse(inc, depth + 1)
+                for inc in self.expand(s.split(None, 1)[1]).split()[:64]:
+                    inc = os.path.join(self.root, inc)
+                    if "$(" not in inc and os.path.isfile(inc):
+                        self._parse(inc, depth + 1)
                 continue
             m = ASSIGN.match(line)
             if m:
@@ -220,7 +246,7 @@ class DirInfo:
             c = CONFIG_REF.fullmatch(how)
             kind = c.group(1) if c else how
             for w in words:
-                self.obj.setdefault(w, kind)
+                self.obj.setdefault(w, set()).add(kind)
             return
         # composite: foo-y, foo-objs, foo-$(CONFIG_X), foo-m
         for suffix in ("-objs", "-y", "-m"):
@@ -238,16 +264,47 @@ class DirInfo:
             self.off.update(words)
             return
         self.parts.setdefault(base, []).extend(words)
+        if how.startswith("$(CONFIG_"):
+            for w in words:
+                self.part_opts.setdefault((base, w), set()).add(how[2:-1])
+
+    def named(self, path):
+        """(kinds, composite or None, the part's own options) of an object
+        (its absolute path, .o), or None when no line names it."""
+        if self._index is None:
+            self._index = {}
+            for o in self.obj:
+                self._index.setdefault(self._abs(o), (None, o))
+            # a list variable (i915's "gt-y", spliced into "i915-y") holds
+            # the part too: the composite that is itself an object wins
+            for comp in sorted(self.parts, key=lambda c: comp_rank(self, c)):
+                for part in self.parts[comp]:
+                    self._index.setdefault(self._abs(part), (comp, part))
+        hit = self._index.get(path)
+        if hit is None:
+            return None
+        comp, o = hit
+        if comp is None:
+            return self.obj[o], None, set()
+        return (self.obj.get(comp + ".o", set()), comp,
+                self.part_opts.get((comp, o), set()))
+
+    def _abs(self, obj):
+        return os.path.normpath(os.path.join(self.dir, obj))
 
 
 class Kconfig:
-    """Tristate symbols of a kernel tree, and KDIR's .config."""
+    """The options of a kernel tree's Kconfig files (every architecture),
+    and KDIR's .config."""
 
     def __init__(self, tree=None, kdir=None):
         self.tristate = set()
         self.bool = set()
+        self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
         self.config = {}
+        self.has_config = False
         self.same_kernel = False
+        self._local = set()
         if tree:
             self._scan(tree)
         if kdir:
@@ -259,23 +316,43 @@ class Kconfig:
                 kdir)
 
     def _scan(self, tree):
-        sym = None
         for dirpath, dirnames, filenames in os.walk(tree):
             dirnames[:] = [d for d in dirnames
                            if not d.startswith(".") and d != "Documentation"]
             for fn in filenames:
-                if not fn.startswith("Kconfig"):
-                    continue
-                for line in _logical_lines(os.path.join(dirpath, fn)):
-                    w = line.split()
-                    if not w:
-                        continue
-                    if w[0] in ("config", "menuconfig") and len(w) > 1:
-                        sym = "CONFIG_" + w[1]
-                    elif sym and w[0] in ("tristate", "def_tristate"):
-                        self.tristate.add(sym)
-                    elif sym and w[0] in ("bool", "def_bool"):
-                        self.bool.add(sym)
+                if fn.startswith("Kconfig"):
+                    self._read_kconfig(os.path.join(dirpath, fn))
+
+    def _read_kconfig(self, path):
+        sym = None
+        for line in _logical_lines(path):
+            w = line.split()
+            if not w:
+                continue
+            if w[0] in ("config", "menuconfig") and len(w) > 1:
+                sym = "CONFIG_" + w[1]
+                self.defined_in.setdefault(sym, set()).add(path)
+            elif w[0] in ("menu", "endmenu", "choice", "endchoice", "if",
+                          "endif", "source", "comment"):
+                sym = None
+            elif sym and w[0] in ("tristate", "def_tristate"):
+                self.tristate.add(sym)
+            elif sym and w[0] in ("bool", "def_bool"):
+                self.bool.add(sym)
+
+    def add_local(self, directory):
+        """Reads the Kconfig files of an out-of-tree directory, once."""
+        if directory in self._local:
+            return
+        self._local.add(directory)
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            return
+        for fn in names:
+            path = os.path.join(directory, fn)
+            if fn.startswith("Kconfig") and os.path.isfile(path):
+                self._read_kconfig(path)
 
     def _read_config(self, path):
         try:
@@ -290,6 +367,7 @@ class Kconfig:
                 self.config[k] = v
             elif line.startswith("# CONFIG_") and line.endswith(" is not set"):
                 self.config[line[2:-11]] = "n"
+        self.has_config = bool(self.config)
 
     def value(self, sym):
         """'y', 'm' or 'n' under KDIR's configuration; None when it
@@ -308,6 +386,9 @@ class Kconfig:
         if self.same_kernel:
             return False
         return sym in self.tristate
+
+    def known(self, sym):
+        return sym in self.defined_in
 
 
 def _version(tree):
@@ -347,21 +428,63 @@ def tree_root(path):
     return None
 
 
-class ModuleMap:
-    """Resolves a source file to (is_module, module name, module key)."""
+Placement = collections.namedtuple(
+    "Placement", "module modname key members reason options")
+Placement.__doc__ = """Where a file belongs: is it module code, the
+module's name and key (its Makefile's directory joined with the name), the
+sources of the module beside it, why it is not checked (None when it is),
+and the options that select it."""
 
-    def __init__(self, kconfig, assume_module=False, root=None):
+# why a file is not checked
+REASONS = {
+    "bool-only": "only obj-y, or an option that is bool everywhere: "
+                 "never a module",
+    "not-built": "no Makefile names it, or its option is defined in no "
+                 "Kconfig file",
+    "no-makefile": "no Makefile names it (--config kdir; --assume-module "
+                   "checks it)",
+    "config": "KDIR's .config does not build it as a module "
+              "(--config kdir)",
+}
+MODES = ("any", "kdir")
+CONFIG_WORD = re.compile(rb"\bCONFIG_([A-Za-z0-9_]+)")
+
+
+class ModuleMap:
+    """Resolves a source file to its Placement.
+
+    mode "any": module code is what kbuild can build as a module in some
+    configuration; "kdir": what KDIR's .config builds as =m. Files the
+    user names (explicit) and files of a directory no Makefile covers are
+    module code unless a Makefile says otherwise."""
+
+    def __init__(self, kconfig, assume_module=False, root=None, mode="any",
+                 explicit=()):
         self.kconfig = kconfig
         self.root = root
         self.dirs = {}
+        self.roots = {}
+        self.subdirs = {}
         self.assume_module = assume_module
+        self.mode = mode
+        self.explicit = {os.path.abspath(p) for p in explicit}
 
-    def _dir(self, d):
-        if d not in self.dirs:
-            self.dirs[d] = DirInfo(d, self.kconfig.value,
-                                   self.root or tree_root(
-                                       os.path.join(d, "x")) or d)
-        return self.dirs[d]
+    def _root(self, d):
+        if d not in self.roots:
+            self.roots[d] = self.root or tree_root(os.path.join(d, "x"))
+        return self.roots[d]
+
+    def _dir(self, d, for_flags=False):
+        """A directory's Makefile read for which objects it can build
+        (under "any", every branch of a conditional may be taken) or for
+        the flags of a parse under KDIR's autoconf.h (KDIR's values)."""
+        config = None
+        if self.mode == "kdir" or for_flags:
+            config = self.kconfig.value
+        key = (d, config is not None)
+        if key not in self.dirs:
+            self.dirs[key] = DirInfo(d, config, self._root(d) or d)
+        return self.dirs[key]
 
     def flags(self, path, moddir=None):
         """The per-directory and per-object flags kbuild adds for a file
@@ -377,8 +500,8 @@ class ModuleMap:
             ups.append(a)
         out = []
         for a in reversed(ups):
-            out += self._dir(a).subdir_ccflags
-        info = self._dir(d)
+            out += self._dir(a, True).subdir_ccflags
+        info = self._dir(d, True)
         obj = os.path.splitext(os.path.relpath(path, d))[0] + ".o"
         out += info.subdir_ccflags + info.ccflags + info.cflags.get(obj, [])
         if root:
@@ -391,39 +514,137 @@ class ModuleMap:
                 out += ["-idirafter", os.path.join(root, "include", *sub)]
         return out
 
+    def _lookup(self, path):
+        """(directory, DirInfo, named()) of the nearest Makefile naming
+        the file: its own directory's, one above (fs/xfs names
+        libxfs/xfs_ag.o), or a neighbour's below those ("amdgpu-y +=
+        ../amdkfd/kfd_module.o"); None if none does."""
+        d = os.path.dirname(path)
+        root = self._root(d)
+        obj = os.path.splitext(path)[0] + ".o"
+        ups, a = [], d
+        for _ in range(6):
+            ups.append(a)
+            up = os.path.dirname(a)
+            if up == a or (root and not up.startswith(root)) or \
+                    (not root and not self._dir(up).found):
+                break
+            a = up
+        near = []
+        for a in ups[1:4]:
+            near += [n for n in self._subdirs(a) if n not in ups]
+        for a in ups + near:
+            info = self._dir(a)
+            hit = info.named(obj) if info.found else None
+            if hit:
+                return a, info, hit
+        return None
+
+    def _subdirs(self, d):
+        if d not in self.subdirs:
+            try:
+                names = sorted(os.listdir(d))
+            except OSError:
+                names = []
+            self.subdirs[d] = [os.path.join(d, n) for n in names
+                               if not n.startswith(".") and
+                               os.path.isdir(os.path.join(d, n))]
+        return self.subdirs[d]
+
+    def _modular(self, sym, in_tree):
+        """Under "any": True when the option can be m, False when it
+        cannot (bool), None when no Kconfig file defines it."""
+        if sym in self.kconfig.tristate:
+            return True
+        if sym in self.kconfig.bool:
+            return False
+        # out of tree, kbuild builds nothing but modules
+        return None if in_tree else True
+
     def resolve(self, path):
-        """(is_module, modname, key, members): members are the sources of
-        the module that exist beside the file."""
         path = os.path.abspath(path)
         d = os.path.dirname(path)
         base = os.path.splitext(os.path.basename(path))[0]
-        info = self._dir(d)
-        obj = base + ".o"
-        modname, members = base, [path]
-        kind = info.obj.get(obj)
-        if kind is None:
-            for comp, parts in info.parts.items():
-                if obj in parts:
-                    modname = comp
-                    kind = info.obj.get(comp + ".o")
-                    members = [os.path.normpath(os.path.join(d, p[:-2] +
-                                                             ".c"))
-                               for p in parts]
-                    members = [m for m in members if os.path.isfile(m)]
-                    break
-        if kind is None and obj in info.off:
-            kind = "off"    # a part whose option is off: not built
-        if kind is None:
-            module = self.assume_module
-            if not info.found:
-                # no Makefile at all: one module per directory
-                members = []
+        in_tree = bool(self._root(d))
+        own = self._dir(d)
+        found = self._lookup(path)
+        if found is None:
+            if own.found:   # the directory's Makefile does not name it
+                modname, members, reason = base, [path], "not-built"
+            else:
+                # no Makefile at all: one module per directory; in a
+                # kernel tree, kbuild builds only what a Makefile names
+                # (the rest is #included or not built)
                 modname = re.sub(r"[^A-Za-z0-9_]", "_", os.path.basename(d))
-        elif kind == "m":
-            module = True
-        elif kind.startswith("CONFIG_"):
-            module = self.kconfig.modular(kind)
-        else:
-            module = False
-        key = os.path.join(d, modname)
-        return module, modname.replace("-", "_"), key, members
+                members = []
+                reason = "no-makefile" if self.mode == "kdir" else (
+                    "not-built" if in_tree else None)
+            if self.assume_module or path in self.explicit:
+                reason = None
+            return Placement(reason is None, modname.replace("-", "_"),
+                             os.path.join(d, modname), members, reason, [])
+        a, info, (kinds, comp, part_opts) = found
+        if not in_tree:
+            self.kconfig.add_local(a)
+        modname, members = base, [path]
+        if comp:
+            modname = comp
+            members = [os.path.normpath(os.path.join(a, p[:-2] + ".c"))
+                       for p in info.parts[comp]]
+            members = [m for m in members if os.path.isfile(m)]
+        options = sorted(k for k in kinds | part_opts
+                         if k.startswith("CONFIG_"))
+        reason = self._reason(kinds, part_opts, in_tree)
+        return Placement(reason is None, modname.replace("-", "_"),
+                         os.path.join(a, modname), members, reason, options)
+
+    def _reason(self, kinds, part_opts, in_tree):
+        """None when the object is (part of) a module, else why not."""
+        if self.mode == "kdir":
+            if "m" in kinds or any(k.startswith("CONFIG_") and
+                                   self.kconfig.modular(k) for k in kinds):
+                return None
+            if not any(k.startswith("CONFIG_") for k in kinds):
+                return "bool-only" if kinds else "not-built"
+            return "config"
+        if not kinds:
+            return "not-built"
+        verdicts = [True if k == "m" else
+                    self._modular(k, in_tree) if k.startswith("CONFIG_")
+                    else False for k in kinds]
+        if True not in verdicts:
+            return "bool-only" if False in verdicts else "not-built"
+        # a conditional part is linked in when its own option is on; an
+        # option no Kconfig file defines never is
+        if part_opts and all(self._modular(o, in_tree) is None
+                             for o in part_opts):
+            return "not-built"
+        return None
+
+    def module_options(self, path, placement):
+        """The tristate options to define as =m for parsing the file as
+        its module build would see it: those selecting its object, and
+        those the file tests that are defined in the same Kconfig files;
+        minus what KDIR's .config already builds as modules."""
+        if self.mode != "any" or not placement.module:
+            return []
+        kc = self.kconfig
+        own = [o for o in placement.options if o in kc.tristate]
+        menus = set()
+        for o in placement.options:
+            menus |= kc.defined_in.get(o, set())
+        tested = set()
+        if menus:
+            try:
+                with open(path, "rb") as f:
+                    text = f.read(1 << 22)
+            except OSError:
+                text = b""
+            for m in set(CONFIG_WORD.findall(text)):
+                sym = "CONFIG_" + m.decode()
+                if sym.endswith("_MODULE") and sym[:-7] in kc.tristate:
+                    sym = sym[:-7]
+                if sym in kc.tristate and kc.defined_in.get(sym, set()) & \
+                        menus:
+                    tested.add(sym)
+        return sorted(o for o in set(own) | tested if kc.config.get(o) != "m")

@@ -5,10 +5,16 @@ import re
 import os
 
 from . import VERSION, paths
+from .modules import REASONS
 from .rules import RULES, doc_page
 
 
 def text(result, out, err):
+    # a skipped file is named when the user named it; --stats counts all
+    for s in result.get("skipped", []):
+        if s.get("named"):
+            err.write("%s: note: not checked: %s (%s)\n" % (
+                s["file"], s["reason"], REASONS.get(s["reason"], "")))
     for f in result["findings"]:
         out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
             f["file"], f["line"], f["column"], f["severity"], f["message"],
@@ -23,9 +29,16 @@ def text(result, out, err):
             err.write("%s: error: %s\n" % (e["file"], msg))
 
 
+def _skipped(result):
+    return [{"file": s["file"], "reason": s["reason"]}
+            for s in result.get("skipped", [])]
+
+
 def as_json(result, out, err):
-    json.dump({"findings": result["findings"], "errors": result["errors"]},
-              out, indent=2, sort_keys=True)
+    doc = {"findings": result["findings"], "errors": result["errors"]}
+    if "skipped" in result:
+        doc["skipped"] = _skipped(result)
+    json.dump(doc, out, indent=2, sort_keys=True)
     out.write("\n")
 
 
@@ -79,7 +92,14 @@ def sarif(result, out, err):
                     "message": {"text": e["message"]},
                     "locations": [{"physicalLocation": {
                         "artifactLocation": {"uri": e["file"]}}}],
-                } for e in result["errors"]],
+                } for e in result["errors"]] + [{
+                    "level": "note",
+                    "message": {"text": "not checked: %s (%s)" % (
+                        s["reason"], REASONS.get(s["reason"], ""))},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": {"uri": s["file"]}}}],
+                    "properties": {"reason": s["reason"]},
+                } for s in _skipped(result)],
             }],
         }],
     }

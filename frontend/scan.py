@@ -8,8 +8,11 @@ sparse engine decides every file it parses; the semantic patches run on
 the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
+import hashlib
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 from . import cocci_engine, kflags, link, paths, sparse_engine
@@ -23,6 +26,57 @@ SKIP_DIRS = {".git", ".tmp_versions", "Documentation"}
 
 class ScanError(Exception):
     pass
+
+
+class Overlays:
+    """Headers that make a file's own options modules for its parse:
+    "#undef CONFIG_X" (KDIR may build it in) and "#define CONFIG_X_MODULE
+    1", included after kconfig.h, as autoconf.h would say for X=m. Named by
+    their content, in the cache directory when there is one, so that the
+    flags - and the cache key - stay the same from scan to scan."""
+
+    def __init__(self, cache_dir):
+        self.tmp = None
+        self.dir = os.path.join(cache_dir, "overlays") if cache_dir else None
+        self.made = {}
+
+    def flags(self, options):
+        if not options:
+            return []
+        text = "".join("#undef %s\n#define %s_MODULE 1\n" % (o, o)
+                       for o in options)
+        name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"
+        if name not in self.made:
+            self.made[name] = self._write(name, text)
+        return ["-include", self.made[name]]
+
+    def _write(self, name, text):
+        d = self.dir
+        if d:
+            try:
+                os.makedirs(d, exist_ok=True)
+            except OSError:
+                d = None
+        if not d:
+            if self.tmp is None:
+                self.tmp = tempfile.mkdtemp(prefix="modlife-overlay-")
+            d = self.tmp
+        path = os.path.join(d, name)
+        try:
+            with open(path) as f:
+                if f.read() == text:
+                    return path
+        except OSError:
+            pass
+        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+        return path
+
+    def close(self):
+        if self.tmp:
+            shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def collect(targets, errors):
@@ -179,11 +233,13 @@ def link_built(dirs, rules):
 class Scanner:
     def __init__(self, kdir, jobs, rules=None, assume_module=False,
                  cocci="fallback", cache_dir=None, progress=None,
-                 warn=None):
+                 warn=None, config="any"):
         self.kdir = kdir
         self.jobs = jobs
         self.rules = set(RULES if rules is None else rules)
         self.assume_module = assume_module
+        self.config = config
+        self.cache_dir = cache_dir
         self.cocci = cocci
         self.progress = progress
         self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
@@ -196,32 +252,43 @@ class Scanner:
         self.cache = FactCache(cache_dir, [self.binary, self.kb], self.warn)
         self.stats = {}
 
-    def _plan(self, files):
-        """Which files to check, grouped by module."""
+    def _plan(self, files, explicit):
+        """Which files to check, grouped by module; the others with the
+        reason."""
         roots = {tree_root(f) for f in files}
         roots.discard(None)
         kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
                           kdir=self.kdir)
-        mmap = ModuleMap(kconfig, self.assume_module)
+        if self.config == "kdir" and not kconfig.has_config:
+            raise ScanError("--config kdir: %s has no .config, so nothing "
+                            "would be module code" % self.kdir)
+        mmap = ModuleMap(kconfig, self.assume_module, mode=self.config,
+                         explicit=explicit)
         self.mmap = mmap
-        info, modules, skipped = {}, {}, 0
+        info, modules, skipped, options = {}, {}, {}, {}
         for f in files:
-            module, modname, key, members = mmap.resolve(f)
-            if not module:
-                skipped += 1    # cannot be a module: nothing to unload
+            place = mmap.resolve(f)
+            if not place.module:
+                skipped[f] = place.reason   # not a module: nothing to unload
                 continue
-            for m in [f] + members:
+            for m in [f] + place.members:
                 if m not in info:
-                    info[m] = (modname, key)
-                    modules.setdefault(key, []).append(m)
-        return info, modules, skipped
+                    info[m] = (place.modname, place.key)
+                    modules.setdefault(place.key, []).append(m)
+                    options[m] = mmap.module_options(m, place)
+        # a part of a checked module is checked, whatever its own line
+        skipped = {f: r for f, r in skipped.items() if f not in info}
+        return info, modules, skipped, options
 
     def scan(self, targets):
         cwd = os.getcwd()
         errors = []
         files = collect(targets, errors)
         flags = kflags.kernel_flags(self.kdir)
-        info, modules, skipped = self._plan(files)
+        explicit = [os.path.abspath(t) for t in targets
+                    if os.path.isfile(t) and t.endswith(".c")]
+        info, modules, skipped, options = self._plan(files, explicit)
+        overlay = Overlays(self.cache_dir)
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
@@ -260,7 +327,8 @@ class Scanner:
                         return
                     modname = info[f][0]
                     fl = kflags.file_flags(flags, f, True, modname) + \
-                        self.mmap.flags(f, os.path.dirname(info[f][1]))
+                        self.mmap.flags(f, os.path.dirname(info[f][1])) + \
+                        overlay.flags(options[f])
                     ck = self.cache.key(f, fl)
                     futs[pool.submit(work, f, fl, ck)] = ("sparse", f, ck)
                     if self.cocci == "all" and f in requested:
@@ -308,6 +376,7 @@ class Scanner:
                 for fut in futs:
                     fut.cancel()
                 progress.close()
+                overlay.close()
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed
             parsed = {_display(f, cwd) for f in info} - {
@@ -323,12 +392,19 @@ class Scanner:
         unique.sort(key=lambda d: (d["file"], d["line"], d["column"],
                                    d["rule"]))
         errors.sort(key=lambda e: e["file"])
+        reasons = {}
+        for r in skipped.values():
+            reasons[r] = reasons.get(r, 0) + 1
         self.stats = {"files": len(files), "checked": len(info),
-                      "skipped": skipped, "failed": len(failed),
+                      "skipped": len(skipped), "reasons": reasons,
+                      "failed": len(failed),
                       "cache_hits": self.cache.hits,
                       "seconds": time.time() - t_start,
                       "link_seconds": link_seconds}
-        return {"findings": unique, "errors": errors}
+        return {"findings": unique, "errors": errors,
+                "skipped": [{"file": _display(f, cwd), "reason": r,
+                             "named": f in explicit}
+                            for f, r in sorted(skipped.items())]}
 
     def _cocci_results(self, found, errs, failed, requested, findings,
                        errors, cwd):

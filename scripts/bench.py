@@ -54,8 +54,9 @@ def main():
     files = files_of(a.tree, a.files)
     flags = {}
     for f in files:
-        module, modname, _, _ = mmap.resolve(f)
-        flags[f] = kflags.file_flags(base, f, module, modname) + \
+        place = mmap.resolve(f)
+        flags[f] = kflags.file_flags(base, f, place.module,
+                                     place.modname) + \
             mmap.flags(f)
     plain = [["sparse"] + flags[f] + [f] for f in files]
     ours = [[paths.sparse_binary(), "--modlife-facts=/dev/null",

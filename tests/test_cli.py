@@ -21,7 +21,7 @@ class OutputTest(unittest.TestCase):
 
     def test_json_shape(self):
         rc, result, err = scan([os.path.join(CORPUS, "cdev-bug")])
-        self.assertEqual(sorted(result), ["errors", "findings"])
+        self.assertEqual(sorted(result), ["errors", "findings", "skipped"])
         for f in result["findings"]:
             self.assertEqual(sorted(f), ["column", "engine", "file", "line",
                                          "message", "rule", "severity"])

@@ -5,7 +5,7 @@ import os
 import shutil
 import unittest
 
-from util import CORPUS, TempDir, scan, write
+from util import CORPUS, MODLIFE, TempDir, run, scan, write
 
 MAKEFILE = """\
 obj-$(CONFIG_FOO_A) += a.o
@@ -54,6 +54,9 @@ class TreeScanTest(unittest.TestCase):
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["a.c:73", "evq-fops.c:44"])
+            self.assertEqual([(os.path.basename(s["file"]), s["reason"])
+                              for s in result["skipped"]],
+                             [("b.c", "bool-only"), ("c.c", "bool-only")])
 
     def test_one_file_of_a_composite_module_links_with_its_parts(self):
         with TempDir() as tmp:
@@ -65,15 +68,42 @@ class TreeScanTest(unittest.TestCase):
             self.assertEqual(names(result), [])
             self.assertEqual(rc, 0)
 
-    def test_assume_module_for_files_no_makefile_names(self):
+    def test_a_directory_without_makefile_is_module_code(self):
+        """By default; under --config kdir it is skipped as no-makefile
+        unless --assume-module, and a file named alone is checked."""
         with TempDir() as tmp:
             d = os.path.join(tmp, "loose")
             os.makedirs(d)
             shutil.copy(os.path.join(CORPUS, "misc-char-bug", "mchar.c"), d)
             rc, result, _ = scan([d])
-            self.assertEqual(names(result), [])
-            rc, result, _ = scan([d], "--assume-module")
             self.assertEqual(names(result), ["mchar.c:73"])
+            self.assertEqual(result["skipped"], [])
+            rc, result, _ = scan([d], "--config", "kdir")
+            self.assertEqual(names(result), [])
+            self.assertEqual([(os.path.basename(s["file"]), s["reason"])
+                              for s in result["skipped"]],
+                             [("mchar.c", "no-makefile")])
+            rc, result, _ = scan([d], "--config", "kdir", "--assume-module")
+            self.assertEqual(names(result), ["mchar.c:73"])
+            rc, result, _ = scan([os.path.join(d, "mchar.c")], "--config",
+                                 "kdir")
+            self.assertEqual(names(result), ["mchar.c:73"])
+
+    def test_a_file_named_alone_is_checked_unless_its_makefile_says_no(self):
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            shutil.copy(os.path.join(d, "a.c"), os.path.join(d, "loose.c"))
+            rc, result, err = scan([os.path.join(d, "loose.c")])
+            self.assertEqual(names(result), ["loose.c:73"], err)
+            rc, result, err = scan([os.path.join(d, "b.c")])
+            self.assertEqual(names(result), [])
+            self.assertEqual([s["reason"] for s in result["skipped"]],
+                             ["bool-only"])
+            # a file the user named and that is not checked is said so
+            res = run([MODLIFE, "scan", "--no-cache",
+                       os.path.join(d, "b.c")])
+            self.assertRegex(res.stderr, r"b\.c: note: not checked: "
+                             r"bool-only \(")
 
 
 if __name__ == "__main__":
@@ -107,7 +137,7 @@ class MakefileReadingTest(unittest.TestCase):
         kc = self.Kconfig()
         kc.config = {"CONFIG_ON": "y", "CONFIG_MOD": "m", "CONFIG_OFF": "n",
                      "CONFIG_HZ": "250"}
-        return root, d, self.ModuleMap(kc, root=root)
+        return root, d, self.ModuleMap(kc, root=root, mode="kdir")
 
     def test_conditionals_and_parts_whose_option_is_off(self):
         mk = """\
@@ -130,10 +160,11 @@ endif
 """
         with TempDir() as tmp:
             root, d, mm = self.tree(tmp, mk)
-            module, name, key, members = mm.resolve(os.path.join(d, "a.c"))
-            self.assertTrue(module)
-            self.assertEqual(name, "foo")
-            self.assertEqual(sorted(os.path.basename(m) for m in members),
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertTrue(place.module)
+            self.assertEqual(place.modname, "foo")
+            self.assertEqual(sorted(os.path.basename(m)
+                                    for m in place.members),
                              ["a.c", "c.c", "e.c"])
             for off in ("b.c", "d.c"):
                 self.assertFalse(mm.resolve(os.path.join(d, off))[0], off)

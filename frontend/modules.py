@@ -604,8 +604,12 @@ class ModuleMap:
             if "m" in kinds or any(k.startswith("CONFIG_") and
                                    self.kconfig.modular(k) for k in kinds):
                 return None
-            if not any(k.startswith("CONFIG_") for k in kinds):
+            opts = [k for k in kinds if k.startswith("CONFIG_")]
+            if not opts:
                 return "bool-only" if kinds else "not-built"
+            if all(o in self.kconfig.bool and o not in self.kconfig.tristate
+                   for o in opts):
+                return "bool-only"
             return "config"
         if not kinds:
             return "not-built"

@@ -4,7 +4,7 @@
 import os
 import unittest
 
-from util import CORPUS, expected, finding_keys, scan
+from util import CORPUS, expected, finding_keys, scan, skipped
 
 
 def _modules():
@@ -25,6 +25,10 @@ def _make(name):
         want = expected(d)
         self.assertEqual(finding_keys(result, d), want)
         self.assertEqual(rc, 1 if want else 0)
+        # what is not module code is listed, with the reason
+        self.assertEqual(sorted("%s:%s" % (os.path.relpath(s["file"], d),
+                                           s["reason"])
+                                for s in result["skipped"]), skipped(d))
     return test
 
 

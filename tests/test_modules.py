@@ -5,7 +5,7 @@ import os
 import shutil
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, run, scan, write
+from util import CORPUS, MODLIFE, TempDir, kdir, run, scan, write
 
 MAKEFILE = """\
 obj-$(CONFIG_FOO_A) += a.o
@@ -245,3 +245,143 @@ CFLAGS_b.o := -Iinclude/b-only
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["mchar.c:74"])
+
+
+class AnyConfigurationTest(unittest.TestCase):
+    """The default: module code is what kbuild can build as a module in
+    some configuration, whatever KDIR's .config says."""
+
+    def setUp(self):
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        from frontend import modules, scan as scanmod
+        self.modules, self.scanmod = modules, scanmod
+
+    def same_kernel_tree(self, tmp):
+        """fake_tree() claiming KDIR's version: KDIR's .config decides
+        its options under --config kdir (and knows none of them)."""
+        d = fake_tree(tmp)
+        root = os.path.dirname(os.path.dirname(d))
+        kc = self.modules.Kconfig(kdir=kdir())
+        ver = self.modules._version(kdir())
+        write(os.path.join(root, "Makefile"),
+              "VERSION = %s\nPATCHLEVEL = %s\n" % ver)
+        self.assertIn("CONFIG_MODULES", kc.config)
+        return root, d
+
+    def test_kdir_config_decides_only_under_config_kdir(self):
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            rc, result, err = scan([d])
+            self.assertEqual(names(result), ["a.c:73", "evq-fops.c:44"], err)
+            rc, result, err = scan([d], "--config", "kdir")
+            self.assertEqual(names(result), [], err)
+            self.assertEqual(sorted((os.path.basename(s["file"]),
+                                     s["reason"])
+                                    for s in result["skipped"]),
+                             [("a.c", "config"), ("b.c", "bool-only"),
+                              ("c.c", "bool-only"), ("evq-fops.c", "config"),
+                              ("evq-main.c", "config")])
+            res = run([MODLIFE, "scan", "--no-cache", "--stats", "--config",
+                       "kdir", d])
+            self.assertIn("5 skipped (not module code: bool-only 2, "
+                          "config 3)", res.stderr)
+
+    def test_tristate_on_another_architecture_and_parts_beside(self):
+        """An option tristate only in arch/arm's Kconfig is a module
+        option; a bool part of a module is in the module; a part named
+        from a neighbour directory ("../common/") belongs to the module
+        that names it; an option no Kconfig defines builds nothing."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "arch", "arm", "Kconfig"),
+                  "config FOO_ARM\n\ttristate \"arm only\"\n"
+                  "config FOO_FEATURE\n\tbool \"a feature\"\n")
+            write(os.path.join(d, "Makefile"), "\n".join([
+                "obj-${CONFIG_FOO_ARM} += armfoo.o",
+                "armfoo-y := arm-main.o",
+                "armfoo-$(CONFIG_FOO_FEATURE) += arm-feature.o",
+                "armfoo-y += ../common/shared.o",
+                "obj-$(CONFIG_NOWHERE) += gone.o", ""]))
+            for n in ("arm-main.c", "arm-feature.c", "gone.c",
+                      "../common/shared.c"):
+                write(os.path.join(d, n), "int x;\n")
+            write(os.path.join(root, "drivers", "common", "Makefile"), "")
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            got = {}
+            for n in ("arm-main.c", "arm-feature.c", "gone.c",
+                      "../common/shared.c"):
+                p = mm.resolve(os.path.normpath(os.path.join(d, n)))
+                got[n] = (p.module, p.reason, p.modname)
+            self.assertEqual(got, {
+                "arm-main.c": (True, None, "armfoo"),
+                "arm-feature.c": (True, None, "armfoo"),
+                "../common/shared.c": (True, None, "armfoo"),
+                "gone.c": (False, "not-built", "gone")})
+
+    def test_own_options_are_parsed_as_modules(self):
+        """The option selecting the object, and the options of the same
+        Kconfig file the source tests, are =m for the parse: code under
+        IS_ENABLED() of them is seen. Options of other Kconfig files, and
+        what KDIR already builds as =m, are left to KDIR."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "config FOO_A_EXTRA\n\ttristate \"A extra\"\n"
+                  "config FOO_A_DEBUG\n\tbool \"A debug\"\n")
+            write(os.path.join(root, "lib", "Kconfig"),
+                  "config OTHER_LIB\n\ttristate \"elsewhere\"\n"
+                  "config MODULES\n\tbool \"modules\"\n")
+            src = os.path.join(d, "a.c")
+            with open(src) as f:
+                text = f.read()
+            write(src, "#if IS_ENABLED(CONFIG_FOO_A_EXTRA) || "
+                  "defined(CONFIG_FOO_A_DEBUG) || "
+                  "IS_ENABLED(CONFIG_OTHER_LIB)\n#endif\n" + text)
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            place = mm.resolve(src)
+            self.assertEqual(mm.module_options(src, place),
+                             ["CONFIG_FOO_A", "CONFIG_FOO_A_EXTRA"])
+            kdir_map = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()), mode="kdir")
+            self.assertEqual(kdir_map.module_options(src, place), [])
+
+    def test_config_kdir_without_a_config_is_an_error(self):
+        """A KDIR without .config would make nothing module code under
+        --config kdir: an error, not an empty report; the default does
+        not read it for that."""
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            empty = os.path.join(tmp, "kdir")
+            os.makedirs(empty)
+            sc = self.scanmod.Scanner(empty, 1, config="kdir")
+            files = [os.path.join(d, "a.c")]
+            with self.assertRaisesRegex(self.scanmod.ScanError,
+                                        "has no .config"):
+                sc._plan(files, [])
+            sc = self.scanmod.Scanner(empty, 1)
+            info, modules, skipped, options = sc._plan(files, [])
+            self.assertEqual(list(info), files)
+
+    def test_sarif_and_json_list_what_was_not_checked(self):
+        import json
+        trap = os.path.join(CORPUS, "trap-bool-option")
+        res = run([MODLIFE, "scan", "--no-cache", "--format", "sarif",
+                   trap])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        notes = json.loads(res.stdout)["runs"][0]["invocations"][0][
+            "toolExecutionNotifications"]
+        self.assertEqual([(n["level"], n["properties"]["reason"],
+                           os.path.basename(n["locations"][0][
+                               "physicalLocation"]["artifactLocation"][
+                                   "uri"])) for n in notes],
+                         [("note", "bool-only", "clkstat.c")])
+        self.assertTrue(notes[0]["message"]["text"].startswith(
+            "not checked: bool-only"))
+        rc, result, err = scan(["."], cwd=trap)
+        self.assertEqual(result["skipped"], [{"file": "clkstat.c",
+                                              "reason": "bool-only"}])

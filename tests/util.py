@@ -53,6 +53,36 @@ def expected(module_dir):
         return sorted(ln.strip() for ln in f if ln.strip())
 
 
+def skipped(module_dir):
+    """SKIPPED: 'file:reason' for each file a scan must not check."""
+    try:
+        with open(os.path.join(module_dir, "SKIPPED")) as f:
+            return sorted(ln.strip() for ln in f if ln.strip())
+    except FileNotFoundError:
+        return []
+
+
+def corpus_options():
+    """The corpus's own Kconfig options, as a build that enables them as
+    modules sets them: make variables and the macros autoconf.h would
+    hold (an out-of-tree build has no autoconf.h of its own)."""
+    syms = []
+    for m in sorted(os.listdir(CORPUS)):
+        path = os.path.join(CORPUS, m, "Kconfig")
+        if not os.path.isfile(path):
+            continue
+        sym = None
+        with open(path) as f:
+            for ln in f:
+                w = ln.split()
+                if w[:1] == ["config"]:
+                    sym = "CONFIG_" + w[1]
+                elif sym and w[:1] == ["tristate"]:
+                    syms.append(sym)
+    return (["%s=m" % s for s in syms] +
+            ["KCFLAGS=" + " ".join("-D%s_MODULE=1" % s for s in syms)])
+
+
 class TempDir:
     def __enter__(self):
         self.path = tempfile.mkdtemp(prefix="modlife-test-")

@@ -301,12 +301,14 @@ class Kconfig:
         self.tristate = set()
         self.bool = set()
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
+        self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
         self.config = {}
         self.has_config = False
         self.same_kernel = False
         self._local = set()
+        self.tree = os.path.abspath(tree) if tree else None
         if tree:
-            self._scan(tree)
+            self._scan(self.tree)
         if kdir:
             self._read_config(os.path.join(kdir, ".config"))
             # a symbol KDIR's .config does not know cannot be chosen there
@@ -335,6 +337,9 @@ class Kconfig:
             elif w[0] in ("menu", "endmenu", "choice", "endchoice", "if",
                           "endif", "source", "comment"):
                 sym = None
+            elif sym and w[:2] == ["depends", "on"]:
+                self.depends.setdefault(sym, set()).update(
+                    _positive_symbols(" ".join(w[2:])))
             elif sym and w[0] in ("tristate", "def_tristate"):
                 self.tristate.add(sym)
             elif sym and w[0] in ("bool", "def_bool"):
@@ -389,6 +394,28 @@ class Kconfig:
 
     def known(self, sym):
         return sym in self.defined_in
+
+    def arch_only(self, sym):
+        """True when only architectures' Kconfig files define sym."""
+        arch = os.path.join(self.tree or "", "arch") + os.sep
+        return bool(self.tree) and all(f.startswith(arch)
+                                       for f in self.defined_in.get(sym, ()))
+
+
+KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")
+
+
+def _positive_symbols(expr):
+    """The symbols of a Kconfig expression that it needs on: not
+    negated, not compared ("A != B"), not a constant."""
+    expr = re.sub(r'"[^"]*"', " ", expr.split("#", 1)[0])
+    if "=" in expr or "<" in expr or ">" in expr:
+        expr = re.sub(r"[A-Za-z0-9_]+\s*[!<>=]+\s*[A-Za-z0-9_]+", " ", expr)
+    out = set()
+    for neg, name in KSYM.findall(expr):
+        if not neg and not name.isdigit() and name not in ("y", "m", "n"):
+            out.add("CONFIG_" + name)
+    return out
 
 
 def _version(tree):
@@ -469,17 +496,21 @@ class ModuleMap:
         self.mode = mode
         self.explicit = {os.path.abspath(p) for p in explicit}
 
+    def tree_of(self, path):
+        """The kernel tree a file lies in, or None (out of tree)."""
+        return self._root(os.path.dirname(os.path.abspath(path)))
+
     def _root(self, d):
         if d not in self.roots:
             self.roots[d] = self.root or tree_root(os.path.join(d, "x"))
         return self.roots[d]
 
     def _dir(self, d, for_flags=False):
-        """A directory's Makefile read for which objects it can build
-        (under "any", every branch of a conditional may be taken) or for
-        the flags of a parse under KDIR's autoconf.h (KDIR's values)."""
+        """A directory's Makefile read under KDIR's values, or under "any"
+        with every branch of a conditional taken: the objects it can build,
+        and every include path a configuration may add."""
         config = None
-        if self.mode == "kdir" or for_flags:
+        if self.mode == "kdir":
             config = self.kconfig.value
         key = (d, config is not None)
         if key not in self.dirs:
@@ -652,3 +683,26 @@ class ModuleMap:
                         menus:
                     tested.add(sym)
         return sorted(o for o in set(own) | tested if kc.config.get(o) != "m")
+
+    def dependencies(self, placement):
+        """What the options selecting the object depend on and KDIR's
+        .config leaves off, as ("CONFIG_OF", "y") or ("CONFIG_I2C", "m"):
+        a parse under KDIR's autoconf.h would miss what these options
+        declare (struct members under CONFIG_OF). Symbols that only an
+        architecture's Kconfig defines are left alone: KDIR's headers are
+        one architecture's."""
+        if self.mode != "any" or not placement.module:
+            return []
+        kc = self.kconfig
+        out = {}
+        for o in placement.options:
+            for dep in kc.depends.get(o, ()):
+                if dep not in kc.defined_in or kc.arch_only(dep):
+                    continue
+                have = kc.config.get(dep)
+                if dep in kc.tristate:
+                    if have not in ("y", "m"):
+                        out[dep] = "m"
+                elif have != "y":
+                    out[dep] = "y"
+        return sorted(out.items())

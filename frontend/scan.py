@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from . import cocci_engine, kflags, link, paths, sparse_engine
+from . import archheaders, cocci_engine, kflags, link, paths, sparse_engine
 from .cache import FactCache
 from .modules import Kconfig, ModuleMap, tree_root
 from .progress import Progress
@@ -31,7 +31,8 @@ class ScanError(Exception):
 class Overlays:
     """Headers that make a file's own options modules for its parse:
     "#undef CONFIG_X" (KDIR may build it in) and "#define CONFIG_X_MODULE
-    1", included after kconfig.h, as autoconf.h would say for X=m. Named by
+    1", included after kconfig.h, as autoconf.h would say for X=m; and
+    what they depend on "#define CONFIG_OF 1" (=y) or _MODULE (=m). Named by
     their content, in the cache directory when there is one, so that the
     flags - and the cache key - stay the same from scan to scan."""
 
@@ -43,8 +44,10 @@ class Overlays:
     def flags(self, options):
         if not options:
             return []
-        text = "".join("#undef %s\n#define %s_MODULE 1\n" % (o, o)
-                       for o in options)
+        text = "".join(
+            ("#undef %s\n#define %s_MODULE 1\n" if v == "m" else
+             "#undef %s_MODULE\n#define %s 1\n") % (o, o)
+            for o, v in options)
         name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"
         if name not in self.made:
             self.made[name] = self._write(name, text)
@@ -275,7 +278,8 @@ class Scanner:
                 if m not in info:
                     info[m] = (place.modname, place.key)
                     modules.setdefault(place.key, []).append(m)
-                    options[m] = mmap.module_options(m, place)
+                    options[m] = [(o, "m") for o in mmap.module_options(
+                        m, place)] + mmap.dependencies(place)
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options
@@ -298,11 +302,15 @@ class Scanner:
         scripts = self._scripts() if self.cocci != "off" else []
 
         def work(f, fl, ck):
-            """In a worker: the cached facts, or a sparse run."""
+            """In a worker: the cached facts, or a sparse run (again with
+            another architecture's headers when the file needs them)."""
             hit = self.cache.get(ck)
             if hit is not None:
                 return hit
-            facts, err = sparse_engine.run(self.binary, self.kb, fl, f)
+            facts, err = archheaders.parse_with_fallback(
+                lambda flags: sparse_engine.run(self.binary, self.kb, flags,
+                                                f),
+                self.mmap.tree_of(f), fl, f)
             self.cache.put(ck, facts, err)
             return facts, err
 

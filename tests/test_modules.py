@@ -385,3 +385,72 @@ class AnyConfigurationTest(unittest.TestCase):
         rc, result, err = scan(["."], cwd=trap)
         self.assertEqual(result["skipped"], [{"file": "clkstat.c",
                                               "reason": "bool-only"}])
+
+
+class OtherArchitectureTest(unittest.TestCase):
+    """A driver for another architecture's hardware includes headers
+    KDIR's architecture lacks: it is parsed with the tree's headers of the
+    architecture that has them, after KDIR's."""
+
+    def tree(self, tmp, header_in_arch):
+        d = fake_tree(tmp)
+        root = os.path.dirname(os.path.dirname(d))
+        if header_in_arch:
+            write(os.path.join(root, "arch", "powerpc", "include", "asm",
+                               "modlife-vio.h"),
+                  "#include <asm/modlife-hv.h>\n"
+                  "struct vio_fake { int unit; };\n")
+            write(os.path.join(root, "arch", "powerpc", "include", "asm",
+                               "modlife-hv.h"), "#define HV_FAKE 1\n")
+        src = os.path.join(d, "a.c")
+        with open(src) as f:
+            text = f.read()
+        # one line more: the finding moves from 73 to 74
+        write(src, "#include <asm/modlife-vio.h>\n" + text)
+        return d
+
+    def test_parsed_with_the_architecture_that_has_the_header(self):
+        with TempDir() as tmp:
+            d = self.tree(tmp, True)
+            rc, result, err = scan([os.path.join(d, "a.c")])
+            self.assertEqual(result["errors"], [], err)
+            self.assertEqual(names(result), ["a.c:74"])
+
+    def test_a_header_no_architecture_has_stays_an_error(self):
+        with TempDir() as tmp:
+            d = self.tree(tmp, False)
+            rc, result, err = scan([os.path.join(d, "a.c")])
+            # the semantic patches decide a file sparse cannot parse
+            self.assertEqual([(f["line"], f["engine"])
+                              for f in result["findings"]], [(74, "cocci")])
+            self.assertEqual(len(result["errors"]), 1, result["errors"])
+            self.assertIn("unable to open 'asm/modlife-vio.h'",
+                          result["errors"][0]["message"])
+
+
+class DependencyOptionsTest(AnyConfigurationTest):
+    def test_what_the_option_depends_on_is_on_for_the_parse(self):
+        """depends on FOO_OF || COMPILE_TEST: both are =y for the parse
+        when KDIR leaves them off; an architecture's own symbol and a
+        negated one are not; KDIR's =y stays."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "\tdepends on FOO_OF || COMPILE_TEST\n"
+                  "\tdepends on ARCH_FOO || !FOO_NOT\n"
+                  "\tdepends on MODULES && FOO_LIB\n")
+            write(os.path.join(root, "lib", "Kconfig"),
+                  "config FOO_OF\n\tbool \"of\"\n"
+                  "config COMPILE_TEST\n\tbool \"compile test\"\n"
+                  "config FOO_NOT\n\tbool \"not\"\n"
+                  "config FOO_LIB\n\ttristate \"lib\"\n"
+                  "config MODULES\n\tbool \"modules\"\n")
+            write(os.path.join(root, "arch", "arm", "Kconfig"),
+                  "config ARCH_FOO\n\tbool \"arm platform\"\n")
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(mm.dependencies(place), [
+                ("CONFIG_COMPILE_TEST", "y"), ("CONFIG_FOO_LIB", "m"),
+                ("CONFIG_FOO_OF", "y")])

@@ -278,8 +278,12 @@ class Scanner:
                 if m not in info:
                     info[m] = (place.modname, place.key)
                     modules.setdefault(place.key, []).append(m)
+                    # a part's own option is its own line's
+                    mine = place if m == f else mmap.resolve(m)
+                    if not mine.module:
+                        mine = place
                     options[m] = [(o, "m") for o in mmap.module_options(
-                        m, place)] + mmap.dependencies(place)
+                        m, mine)] + mmap.dependencies(mine)
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options

@@ -195,6 +195,29 @@ endif
             e = os.path.join(d, "sub", "e.c")
             self.assertIn("-DSUB", mm.flags(e, d))
 
+    def test_list_variables_functions_and_included_makefiles(self):
+        """i915 splices a list variable into its composite ("gt-y" into
+        "i915-y"), fs/xfs uses $(addprefix), amdgpu includes several
+        Makefiles at once: the parts belong to the composite object."""
+        mk = """\
+obj-$(CONFIG_MOD) += foo.o
+gt-y += a.o
+foo-y += $(gt-y)
+SUBS = $(addsuffix /Makefile.sub, $(addprefix $(srctree)/$(src)/,x y))
+include $(SUBS)
+foo-y += $(addprefix sub/,$(FROM_X) $(FROM_Y))
+"""
+        with TempDir() as tmp:
+            root, d, mm = self.tree(tmp, mk, extra={
+                "x/Makefile.sub": "FROM_X := b.o\n",
+                "y/Makefile.sub": "FROM_Y := c.o\n"})
+            for n in ("sub/b.c", "sub/c.c"):
+                write(os.path.join(d, n), "int x;\n")
+            for n in ("a.c", "sub/b.c", "sub/c.c"):
+                place = mm.resolve(os.path.join(d, n))
+                self.assertEqual((place.module, place.modname),
+                                 (True, "foo"), n)
+
     def test_ccflags_as_kbuild_passes_them(self):
         mk = """\
 obj-m += foo.o

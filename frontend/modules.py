@@ -302,6 +302,8 @@ class Kconfig:
         self.bool = set()
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
         self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
+        self.selects = {}       # "CONFIG_X" -> {"CONFIG_REGMAP_I2C", ...}
+        self._read = set()
         self.config = {}
         self.has_config = False
         self.same_kernel = False
@@ -318,31 +320,84 @@ class Kconfig:
                 kdir)
 
     def _scan(self, tree):
+        # from the top, so that options inherit the "if"/"menu" blocks
+        # they are sourced under; then every other Kconfig file (other
+        # architectures', "source" paths with variables) on its own
+        self._read_kconfig(os.path.join(tree, "Kconfig"), frozenset())
         for dirpath, dirnames, filenames in os.walk(tree):
-            dirnames[:] = [d for d in dirnames
-                           if not d.startswith(".") and d != "Documentation"]
-            for fn in filenames:
+            dirnames[:] = sorted(d for d in dirnames
+                                 if not d.startswith(".") and
+                                 d != "Documentation")
+            for fn in sorted(filenames):
                 if fn.startswith("Kconfig"):
-                    self._read_kconfig(os.path.join(dirpath, fn))
+                    self._read_kconfig(os.path.join(dirpath, fn),
+                                       frozenset())
 
-    def _read_kconfig(self, path):
+    def _read_kconfig(self, path, outer, depth=0):
+        """Reads one Kconfig file: each option's type, where it is
+        defined, what it needs on ("depends on", the enclosing "if",
+        "menu" and "choice" blocks, outer: the blocks the file is sourced
+        under) and what it selects. Help texts are skipped."""
+        if path in self._read or depth > 32:
+            return
+        self._read.add(path)
         sym = None
+        blocks = []             # [kind, {symbols}] of open if/menu/choice
+        help_indent = -1        # in a help text: its indentation (0: unknown)
         for line in _logical_lines(path):
+            if help_indent >= 0:
+                if not line.strip():
+                    continue
+                indent = len(line.expandtabs(8)) - len(
+                    line.expandtabs(8).lstrip())
+                if help_indent == 0 and indent > 0:
+                    help_indent = indent
+                if help_indent and indent >= help_indent:
+                    continue
+                help_indent = -1
             w = line.split()
             if not w:
                 continue
-            if w[0] in ("config", "menuconfig") and len(w) > 1:
+            head = w[0]
+            inherited = set(outer).union(*(b[1] for b in blocks))
+            if head in ("config", "menuconfig") and len(w) > 1:
                 sym = "CONFIG_" + w[1]
                 self.defined_in.setdefault(sym, set()).add(path)
-            elif w[0] in ("menu", "endmenu", "choice", "endchoice", "if",
-                          "endif", "source", "comment"):
+                self.depends.setdefault(sym, set()).update(inherited)
+            elif head in ("help", "---help---"):
+                help_indent = 0
+            elif head in ("if", "menu", "choice"):
+                deps = _positive_symbols(" ".join(w[1:])) \
+                    if head == "if" else set()
+                blocks.append([head, deps])
                 sym = None
-            elif sym and w[:2] == ["depends", "on"]:
-                self.depends.setdefault(sym, set()).update(
-                    _positive_symbols(" ".join(w[2:])))
-            elif sym and w[0] in ("tristate", "def_tristate"):
+            elif head in ("endif", "endmenu", "endchoice"):
+                kind = head[3:]
+                while blocks:
+                    if blocks.pop()[0] == kind:
+                        break
+                sym = None
+            elif head in ("source", "rsource", "osource", "orsource"):
+                sym = None
+                if len(w) > 1 and "$" not in w[1]:
+                    rel = w[1].strip('"')
+                    base = os.path.dirname(path) if head.startswith(
+                        ("rsource", "orsource")) else (self.tree or "")
+                    self._read_kconfig(os.path.join(base, rel),
+                                       frozenset(inherited), depth + 1)
+            elif head == "comment" or head == "mainmenu":
+                sym = None
+            elif w[:2] == ["depends", "on"]:
+                deps = _positive_symbols(" ".join(w[2:]))
+                if sym:
+                    self.depends.setdefault(sym, set()).update(deps)
+                elif blocks and blocks[-1][0] in ("menu", "choice"):
+                    blocks[-1][1].update(deps)
+            elif sym and head == "select" and len(w) > 1:
+                self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
+            elif sym and head in ("tristate", "def_tristate"):
                 self.tristate.add(sym)
-            elif sym and w[0] in ("bool", "def_bool"):
+            elif sym and head in ("bool", "def_bool"):
                 self.bool.add(sym)
 
     def add_local(self, directory):
@@ -357,7 +412,7 @@ class Kconfig:
         for fn in names:
             path = os.path.join(directory, fn)
             if fn.startswith("Kconfig") and os.path.isfile(path):
-                self._read_kconfig(path)
+                self._read_kconfig(path, frozenset())
 
     def _read_config(self, path):
         try:
@@ -685,24 +740,31 @@ class ModuleMap:
         return sorted(o for o in set(own) | tested if kc.config.get(o) != "m")
 
     def dependencies(self, placement):
-        """What the options selecting the object depend on and KDIR's
-        .config leaves off, as ("CONFIG_OF", "y") or ("CONFIG_I2C", "m"):
-        a parse under KDIR's autoconf.h would miss what these options
-        declare (struct members under CONFIG_OF). Symbols that only an
-        architecture's Kconfig defines are left alone: KDIR's headers are
-        one architecture's."""
+        """What the options selecting the object depend on (directly, and
+        what those depend on) or select, and KDIR's .config leaves off, as
+        ("CONFIG_OF", "y") or ("CONFIG_I2C", "m"): a parse under KDIR's
+        autoconf.h would miss what they declare (struct members under
+        CONFIG_OF, icc_sync_state() under CONFIG_INTERCONNECT). Symbols
+        that only an architecture's Kconfig defines are left alone: KDIR's
+        headers are one architecture's."""
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
-        out = {}
+        want = set()
         for o in placement.options:
-            for dep in kc.depends.get(o, ()):
-                if dep not in kc.defined_in or kc.arch_only(dep):
-                    continue
-                have = kc.config.get(dep)
-                if dep in kc.tristate:
-                    if have not in ("y", "m"):
-                        out[dep] = "m"
-                elif have != "y":
-                    out[dep] = "y"
+            direct = kc.depends.get(o, set()) | kc.selects.get(o, set())
+            want |= direct
+            for d in direct:
+                want |= kc.depends.get(d, set())
+        out = {}
+        # BROKEN is never on ("depends on !SPARC32 || BROKEN")
+        for dep in want - set(placement.options) - {"CONFIG_BROKEN"}:
+            if dep not in kc.defined_in or kc.arch_only(dep):
+                continue
+            have = kc.config.get(dep)
+            if dep in kc.tristate:
+                if have not in ("y", "m"):
+                    out[dep] = "m"
+            elif have != "y":
+                out[dep] = "y"
         return sorted(out.items())

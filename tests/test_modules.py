@@ -477,3 +477,27 @@ class DependencyOptionsTest(AnyConfigurationTest):
             self.assertEqual(mm.dependencies(place), [
                 ("CONFIG_COMPILE_TEST", "y"), ("CONFIG_FOO_LIB", "m"),
                 ("CONFIG_FOO_OF", "y")])
+
+    def test_blocks_sources_selects_and_help_texts(self):
+        """An option inherits the "if"/"menu" blocks it is sourced under,
+        selects count, and a help text that reads like Kconfig ("if you
+        say Y", "source") changes nothing."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "Kconfig"),
+                  'source "lib/Kconfig"\n'
+                  'menuconfig FOO_BUS\n\tbool "bus"\n\thelp\n'
+                  '\t  if you say Y here\n\t  source of trouble\n\n'
+                  'if FOO_BUS\nmenu "drivers"\n\tdepends on FOO_OF\n'
+                  'source "drivers/foo/Kconfig"\nendmenu\nendif\n')
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n\tselect FOO_LIB\n")
+            write(os.path.join(root, "lib", "Kconfig"),
+                  "config FOO_OF\n\tbool \"of\"\n"
+                  "config FOO_LIB\n\ttristate \"lib\"\n")
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(mm.dependencies(place), [
+                ("CONFIG_FOO_BUS", "y"), ("CONFIG_FOO_LIB", "m"),
+                ("CONFIG_FOO_OF", "y")])

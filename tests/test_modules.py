@@ -270,9 +270,9 @@ CFLAGS_b.o := -Iinclude/b-only
             self.assertEqual(names(result), ["mchar.c:74"])
 
 
-class AnyConfigurationTest(unittest.TestCase):
-    """The default: module code is what kbuild can build as a module in
-    some configuration, whatever KDIR's .config says."""
+class KdirTree:
+    """A fake tree of KDIR's kernel version, and the front end's
+    modules."""
 
     def setUp(self):
         import sys
@@ -292,6 +292,11 @@ class AnyConfigurationTest(unittest.TestCase):
               "VERSION = %s\nPATCHLEVEL = %s\n" % ver)
         self.assertIn("CONFIG_MODULES", kc.config)
         return root, d
+
+
+class AnyConfigurationTest(KdirTree, unittest.TestCase):
+    """The default: module code is what kbuild can build as a module in
+    some configuration, whatever KDIR's .config says."""
 
     def test_kdir_config_decides_only_under_config_kdir(self):
         with TempDir() as tmp:
@@ -451,7 +456,7 @@ class OtherArchitectureTest(unittest.TestCase):
                           result["errors"][0]["message"])
 
 
-class DependencyOptionsTest(AnyConfigurationTest):
+class DependencyOptionsTest(KdirTree, unittest.TestCase):
     def test_what_the_option_depends_on_is_on_for_the_parse(self):
         """depends on FOO_OF || COMPILE_TEST: both are =y for the parse
         when KDIR leaves them off; an architecture's own symbol and a

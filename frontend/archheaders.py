@@ -1,77 +1,130 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Another architecture's headers for a file that needs them.
 
-A driver for powerpc, mips or m68k hardware includes <asm/vio.h> or
-<mach/dma.h>, which KDIR (one architecture's headers) does not have. Such
-a file is still module code in some configuration, so it is parsed again
-with the tree's headers of the architecture that has the missing one,
-searched after KDIR's (-idirafter): KDIR's asm/ still wins wherever it
-has the header.
+A driver for powerpc, mips or m68k hardware includes <asm/vio.h>,
+<mach/dma.h> or <sysdev/fsl_soc.h>, which KDIR (one architecture's
+headers) does not have. Such a file is still module code in some
+configuration, so it is parsed again with the tree's headers of the
+architecture that has the missing one, searched after KDIR's
+(-idirafter): KDIR's asm/ still wins wherever it has the header.
 """
-import glob
 import os
 import re
+import threading
 
-MISSING = re.compile(r"unable to open '((?:asm|mach|plat|mach-[\w-]+)/"
-                     r"[\w./-]+)'")
+MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
 MAX_TRIES = 3
 
 
-def header_dirs(tree, header):
-    """The include directories of tree/arch/ that hold header, e.g.
-    ["arch/powerpc/include"] for "asm/vio.h"; [] if none does."""
-    if ".." in header.split("/"):
-        return []
-    out = []
-    for pattern in ("arch/*/include", "arch/*/include/uapi",
-                    "arch/*/mach-*/include", "arch/*/plat-*/include",
-                    "arch/*/include/asm/mach-*", "arch/*/include/mach-*"):
-        for d in sorted(glob.glob(os.path.join(tree, pattern))):
-            if os.path.isfile(os.path.join(d, header)):
-                out.append(d)
-    return out
+class ArchHeaders:
+    """The headers under a tree's arch/, indexed by file name."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        self.arch = os.path.join(tree, "arch")
+        self._index = None
+        self._lock = threading.Lock()
+
+    def _build(self):
+        index = {}
+        for dirpath, dirnames, filenames in os.walk(self.arch):
+            dirnames.sort()
+            for fn in sorted(filenames):
+                if fn.endswith(".h"):
+                    index.setdefault(fn, []).append(
+                        os.path.join(dirpath, fn))
+        return index
+
+    def dirs(self, header):
+        """The include directories under arch/ that make header found
+        (arch/powerpc/include for "asm/vio.h", arch/powerpc for
+        "sysdev/fsl_soc.h"), in a stable order."""
+        parts = header.split("/")
+        if ".." in parts or header.startswith("/"):
+            return []
+        with self._lock:
+            if self._index is None:
+                self._index = self._build()
+        tail = os.sep + os.path.join(*parts)
+        return [p[:-len(tail)] for p in self._index.get(parts[-1], [])
+                if p.endswith(tail)]
+
+    def arch_of(self, d):
+        return os.path.relpath(d, self.arch).split(os.sep, 1)[0]
+
+    def flags_for(self, header, have):
+        """-idirafter flags that make header found, of one architecture
+        (one already chosen, else the first by name that has it), or
+        None. have: flags added by earlier tries."""
+        dirs = self.dirs(header)
+        if not dirs:
+            return None
+        chosen = {self.arch_of(d) for d in have[1::2]}
+        arch = next((self.arch_of(d) for d in dirs
+                     if self.arch_of(d) in chosen), None) or \
+            min(self.arch_of(d) for d in dirs)
+        mine = [d for d in dirs if self.arch_of(d) == arch][:1]
+        base = os.path.join(self.arch, arch)
+        out = []
+        for d in [os.path.join(base, "include"),
+                  os.path.join(base, "include", "uapi")] + mine:
+            if d not in have[1::2] and d not in out[1::2]:
+                out += ["-idirafter", d]
+        return out or None
 
 
-def _arch_of(tree, d):
-    rel = os.path.relpath(d, os.path.join(tree, "arch"))
-    return rel.split(os.sep, 1)[0]
+_trees = {}
+_trees_lock = threading.Lock()
 
 
-def flags_for(tree, header, have):
-    """-idirafter flags that make header found, of one architecture
-    (the first, by name, that has it), or None. have: flags added by
-    earlier tries; an architecture already chosen is kept."""
-    dirs = header_dirs(tree, header)
-    if not dirs:
-        return None
-    chosen = {_arch_of(tree, d) for d in have[1::2]}
-    mine = [d for d in dirs if _arch_of(tree, d) in chosen] or \
-        [d for d in dirs if _arch_of(tree, d) == _arch_of(tree, dirs[0])]
-    arch = os.path.join(tree, "arch", _arch_of(tree, mine[0]))
-    out = []
-    for d in [os.path.join(arch, "include"),
-              os.path.join(arch, "include", "uapi")] + mine:
-        if d not in have[1::2] and d not in out[1::2]:
-            out += ["-idirafter", d]
-    return out or None
+def for_tree(tree):
+    with _trees_lock:
+        if tree not in _trees:
+            _trees[tree] = ArchHeaders(tree)
+        return _trees[tree]
 
 
-def parse_with_fallback(run, tree, flags, path):
-    """run(flags) -> (facts, err). Retries with another architecture's
-    headers while the error is a missing asm/mach header that arch/ of
-    the tree has; the last try's result is returned, and the error names
-    the architecture tried."""
+def parse_with_fallback(run, tree, flags, path, archs=()):
+    """run(flags) -> (facts, err). After a failed parse: again with the
+    headers KDIR lacks from the tree's arch/ (after KDIR's, while the
+    error names a missing header that arch/ has); if that fails too and
+    the file's options depend on other architectures (archs), again with
+    the first of those architectures' headers before KDIR's, so that its
+    <asm/io.h> declares in_be32(). The first clean try wins; else the last
+    one, its error naming the architecture tried."""
     facts, err = run(flags)
+    if not err or not tree:
+        return facts, err
+    ah = for_tree(tree)
+    facts, err, added = _missing_headers(ah, run, flags, [], facts, err)
+    if err and archs:
+        base = os.path.join(ah.arch, archs[0])
+        first = ["-I" + os.path.join(base, "include"),
+                 "-I" + os.path.join(base, "include", "uapi")]
+        f2, e2 = run(flags + first)
+        f2, e2, more = _missing_headers(ah, run, flags + first,
+                                         ["-idirafter", os.path.join(
+                                             base, "include")], f2, e2)
+        if not e2:
+            return f2, e2
+        err = e2 + " (with %s headers first)" % archs[0]
+        return f2, err
+    if err and added:
+        err += " (with %s headers)" % ah.arch_of(added[1])
+    return facts, err
+
+
+def _missing_headers(ah, run, flags, have, facts, err):
+    """Retries while the error names a header arch/ has; returns the last
+    try and the flags it added."""
     added = []
     for _ in range(MAX_TRIES):
         m = MISSING.search(err or "")
-        if not m or not tree:
+        if not m:
             break
-        more = flags_for(tree, m.group(1), added)
+        more = ah.flags_for(m.group(1), have + added)
         if not more:
             break
         added += more
         facts, err = run(flags + added)
-    if err and added:
-        err += " (with %s headers)" % _arch_of(tree, added[1])
-    return facts, err
+    return facts, err, added

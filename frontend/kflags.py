@@ -9,6 +9,7 @@ dependency file, the source file) are dropped: they are added per file.
 import hashlib
 import json
 import os
+import re
 import shlex
 import subprocess
 import tempfile
@@ -118,6 +119,16 @@ def file_flags(base, path, module, modname):
     flags.append('-DKBUILD_MODNAME="%s"' % modname)
     flags.append("-D__KBUILD_MODNAME=kmod_%s" % modname)
     return flags
+
+
+def native_arch(flags):
+    """The architecture KDIR's headers are for (arch/<name>/include in its
+    flags), as a one-element list, or []."""
+    for f in flags:
+        m = re.search(r"/arch/([\w-]+)/include(/|$)", f)
+        if m:
+            return [m.group(1)]
+    return []
 
 
 def show_command(cmd):

@@ -453,8 +453,9 @@ class Kconfig:
     def arch_only(self, sym):
         """True when only architectures' Kconfig files define sym."""
         arch = os.path.join(self.tree or "", "arch") + os.sep
-        return bool(self.tree) and all(f.startswith(arch)
-                                       for f in self.defined_in.get(sym, ()))
+        files = self.defined_in.get(sym)
+        return bool(self.tree and files) and all(f.startswith(arch)
+                                                 for f in files)
 
 
 KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")
@@ -502,9 +503,13 @@ def tree_root(path):
     """The kernel source tree a path lies in, or None (out of tree)."""
     d = os.path.dirname(os.path.abspath(path))
     while d != os.path.dirname(d):
+        # a driver may have Kconfig, Makefile and include/linux of its
+        # own (staging's atomisp): a tree has arch/ and scripts/ too
         if (os.path.isfile(os.path.join(d, "Kconfig")) and
                 os.path.isdir(os.path.join(d, "include", "linux")) and
-                os.path.isfile(os.path.join(d, "Makefile"))):
+                os.path.isfile(os.path.join(d, "Makefile")) and
+                os.path.isdir(os.path.join(d, "arch")) and
+                os.path.isdir(os.path.join(d, "scripts"))):
             return d
         d = os.path.dirname(d)
     return None
@@ -738,6 +743,27 @@ class ModuleMap:
                         menus:
                     tested.add(sym)
         return sorted(o for o in set(own) | tested if kc.config.get(o) != "m")
+
+    def architectures(self, placement, native=()):
+        """The architectures (arch/ subdirectories) whose own symbols the
+        options selecting the object depend on ("depends on PPC",
+        "if M68K"), other than the native ones, by name."""
+        kc = self.kconfig
+        if not kc.tree:
+            return []
+        syms = set()
+        for o in placement.options:
+            direct = kc.depends.get(o, set())
+            syms |= direct
+            for d in direct:
+                syms |= kc.depends.get(d, set())
+        arch = os.path.join(kc.tree, "arch") + os.sep
+        out = set()
+        for sym in syms:
+            if kc.arch_only(sym):
+                out |= {os.path.relpath(f, arch).split(os.sep, 1)[0]
+                        for f in kc.defined_in[sym]}
+        return sorted(out - set(native))
 
     def dependencies(self, placement):
         """What the options selecting the object depend on (directly, and

@@ -255,7 +255,7 @@ class Scanner:
         self.cache = FactCache(cache_dir, [self.binary, self.kb], self.warn)
         self.stats = {}
 
-    def _plan(self, files, explicit):
+    def _plan(self, files, explicit, native=()):
         """Which files to check, grouped by module; the others with the
         reason."""
         roots = {tree_root(f) for f in files}
@@ -282,8 +282,9 @@ class Scanner:
                     mine = place if m == f else mmap.resolve(m)
                     if not mine.module:
                         mine = place
-                    options[m] = [(o, "m") for o in mmap.module_options(
-                        m, mine)] + mmap.dependencies(mine)
+                    options[m] = ([(o, "m") for o in mmap.module_options(
+                        m, mine)] + mmap.dependencies(mine),
+                        mmap.architectures(mine, native))
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options
@@ -295,7 +296,8 @@ class Scanner:
         flags = kflags.kernel_flags(self.kdir)
         explicit = [os.path.abspath(t) for t in targets
                     if os.path.isfile(t) and t.endswith(".c")]
-        info, modules, skipped, options = self._plan(files, explicit)
+        info, modules, skipped, options = self._plan(
+            files, explicit, kflags.native_arch(flags))
         overlay = Overlays(self.cache_dir)
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
@@ -305,7 +307,7 @@ class Scanner:
         progress = Progress(len(info), self.progress)
         scripts = self._scripts() if self.cocci != "off" else []
 
-        def work(f, fl, ck):
+        def work(f, fl, ck, archs):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them)."""
             hit = self.cache.get(ck)
@@ -314,7 +316,7 @@ class Scanner:
             facts, err = archheaders.parse_with_fallback(
                 lambda flags: sparse_engine.run(self.binary, self.kb, flags,
                                                 f),
-                self.mmap.tree_of(f), fl, f)
+                self.mmap.tree_of(f), fl, f, archs)
             self.cache.put(ck, facts, err)
             return facts, err
 
@@ -340,9 +342,12 @@ class Scanner:
                     modname = info[f][0]
                     fl = kflags.file_flags(flags, f, True, modname) + \
                         self.mmap.flags(f, os.path.dirname(info[f][1])) + \
-                        overlay.flags(options[f])
-                    ck = self.cache.key(f, fl)
-                    futs[pool.submit(work, f, fl, ck)] = ("sparse", f, ck)
+                        overlay.flags(options[f][0])
+                    archs = options[f][1]
+                    # the architectures tried after a failure decide too
+                    ck = self.cache.key(f, fl + ["--arch=" + a for a in archs])
+                    futs[pool.submit(work, f, fl, ck, archs)] = ("sparse", f,
+                                                                 ck)
                     if self.cocci == "all" and f in requested:
                         futs[pool.submit(cocci_engine.run_report, scripts,
                                          [f])] = ("cocci", f, None)

@@ -26,7 +26,8 @@ config FOO_B
 
 def fake_tree(tmp):
     root = os.path.join(tmp, "linux")
-    os.makedirs(os.path.join(root, "include", "linux"))
+    for sub in (("include", "linux"), ("arch",), ("scripts",)):
+        os.makedirs(os.path.join(root, *sub))
     # not the kernel KDIR configures: its .config cannot decide FOO_A
     write(os.path.join(root, "Makefile"), "VERSION = 99\nPATCHLEVEL = 1\n")
     write(os.path.join(root, "Kconfig"), 'source "drivers/foo/Kconfig"\n')
@@ -124,7 +125,8 @@ class MakefileReadingTest(unittest.TestCase):
 
     def tree(self, tmp, makefile, parent="", extra=None):
         root = os.path.join(tmp, "linux")
-        os.makedirs(os.path.join(root, "include", "linux"))
+        for sub in (("include", "linux"), ("arch",), ("scripts",)):
+            os.makedirs(os.path.join(root, *sub))
         write(os.path.join(root, "Makefile"), "VERSION = 99\n")
         write(os.path.join(root, "Kconfig"), "")
         write(os.path.join(root, "drivers", "Makefile"), parent)

@@ -209,8 +209,9 @@ static void prepare_crash_report(const char *file)
 	char name[4096];
 
 	escape_into(name, sizeof(name), file);
+	/* a fact may be cut where stdio last flushed: end its line first */
 	snprintf(crash_fact, sizeof(crash_fact),
-		 "{\"k\":\"error\",\"file\":\"%s\",\"message\":\"modlife-sparse crashed in the sparse library while checking this file (pathological input?)\",\"fatal\":1}\n",
+		 "\n{\"k\":\"error\",\"file\":\"%s\",\"message\":\"modlife-sparse crashed in the sparse library while checking this file (pathological input?)\",\"fatal\":1}\n",
 		 name);
 	snprintf(crash_msg, sizeof(crash_msg),
 		 "%s: error: modlife-sparse crashed in the sparse library while checking this file (pathological input?); not checked\n",

@@ -7,7 +7,7 @@ import os
 import re
 import unittest
 
-from util import CORPUS, SPARSE, TempDir, run, scan, write
+from util import CORPUS, KB, ROOT, SPARSE, TempDir, run, scan, write
 
 
 def scan_module(name, text):
@@ -97,6 +97,27 @@ class CrashTest(unittest.TestCase):
                               for e in result["errors"]], ["deep.c"])
             self.assertIn("crashed", result["errors"][0]["message"])
             self.assertEqual(len(result["findings"]), 2)
+
+    def test_a_fact_cut_by_a_crash_is_not_read(self):
+        """stdio flushes facts in blocks: a crash while the checker walks
+        a file cuts the fact being written. The crash fact starts on a
+        line of its own, and the front end drops the cut fact (the link
+        would call it malformed)."""
+        from frontend import sparse_engine
+        with open(os.path.join(ROOT, "sparse-plugin", "main.c")) as f:
+            self.assertIn('"\\n{\\"k\\":\\"error\\"', f.read())
+        with TempDir() as tmp:
+            fake = os.path.join(tmp, "fake-sparse")
+            write(fake, "#!/bin/sh\n"
+                  "printf '%s\\n' '{\"k\":\"tu\",\"file\":\"x.c\"}'\n"
+                  "printf '%s' '{\"k\":\"call\",\"from\":\"f'\n"
+                  "printf '\\n%s\\n' '{\"k\":\"error\",\"file\":"
+                  "\"x.c\",\"message\":\"crashed\",\"fatal\":1}'\n")
+            os.chmod(fake, 0o755)
+            lines, err = sparse_engine.run(fake, KB, [], "x.c")
+            self.assertEqual([sparse_engine.kind(ln) for ln in lines],
+                             ["tu", "error"])
+            self.assertEqual(err, "crashed")
 
     def test_start_up_errors_are_printed_not_fatal(self):
         with TempDir() as tmp:

@@ -303,6 +303,8 @@ class Kconfig:
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
         self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
         self.selects = {}       # "CONFIG_X" -> {"CONFIG_REGMAP_I2C", ...}
+        self.valued = set()     # int, hex and string options
+        self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
         self._read = set()
         self.config = {}
         self.has_config = False
@@ -395,6 +397,12 @@ class Kconfig:
                     blocks[-1][1].update(deps)
             elif sym and head == "select" and len(w) > 1:
                 self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
+            elif sym and head in ("int", "hex", "string"):
+                self.valued.add(sym)
+            elif sym and head == "default" and sym in self.valued and \
+                    sym not in self.defaults and len(w) == 2 and \
+                    re.fullmatch(r'-?\d+|0x[0-9a-fA-F]+|"[^"\\]*"', w[1]):
+                self.defaults[sym] = w[1]
             elif sym and head in ("tristate", "def_tristate"):
                 self.tristate.add(sym)
             elif sym and head in ("bool", "def_bool"):
@@ -516,11 +524,12 @@ def tree_root(path):
 
 
 Placement = collections.namedtuple(
-    "Placement", "module modname key members reason options")
+    "Placement", "module modname key members reason options part_options")
 Placement.__doc__ = """Where a file belongs: is it module code, the
 module's name and key (its Makefile's directory joined with the name), the
 sources of the module beside it, why it is not checked (None when it is),
-and the options that select it."""
+the options that select it, and those of them that only its part's
+line names."""
 
 # why a file is not checked
 REASONS = {
@@ -673,7 +682,8 @@ class ModuleMap:
             if self.assume_module or path in self.explicit:
                 reason = None
             return Placement(reason is None, modname.replace("-", "_"),
-                             os.path.join(d, modname), members, reason, [])
+                             os.path.join(d, modname), members, reason, [],
+                             [])
         a, info, (kinds, comp, part_opts) = found
         if not in_tree:
             self.kconfig.add_local(a)
@@ -687,7 +697,8 @@ class ModuleMap:
                          if k.startswith("CONFIG_"))
         reason = self._reason(kinds, part_opts, in_tree)
         return Placement(reason is None, modname.replace("-", "_"),
-                         os.path.join(a, modname), members, reason, options)
+                         os.path.join(a, modname), members, reason, options,
+                         sorted(part_opts))
 
     def _reason(self, kinds, part_opts, in_tree):
         """None when the object is (part of) a module, else why not."""
@@ -717,32 +728,38 @@ class ModuleMap:
         return None
 
     def module_options(self, path, placement):
-        """The tristate options to define as =m for parsing the file as
-        its module build would see it: those selecting its object, and
-        those the file tests that are defined in the same Kconfig files;
-        minus what KDIR's .config already builds as modules."""
+        """What to define for parsing the file as its module build would
+        see it, as (symbol, "m" | "y" | value): the tristate options
+        selecting its object, and those the file tests that are defined
+        in the same Kconfig files, as =m; a bool option its part is built
+        under ("bridge-$(CONFIG_BRIDGE_CFM) += br_cfm.o") as =y; int, hex
+        and string options the file uses that KDIR's .config lacks, at
+        their Kconfig default. What KDIR already says is left alone."""
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
-        own = [o for o in placement.options if o in kc.tristate]
+        out = {o: "m" for o in placement.options if o in kc.tristate}
+        for o in placement.part_options:
+            if o in kc.bool and o not in kc.tristate:
+                out[o] = "y"
         menus = set()
         for o in placement.options:
             menus |= kc.defined_in.get(o, set())
-        tested = set()
-        if menus:
-            try:
-                with open(path, "rb") as f:
-                    text = f.read(1 << 22)
-            except OSError:
-                text = b""
-            for m in set(CONFIG_WORD.findall(text)):
-                sym = "CONFIG_" + m.decode()
-                if sym.endswith("_MODULE") and sym[:-7] in kc.tristate:
-                    sym = sym[:-7]
-                if sym in kc.tristate and kc.defined_in.get(sym, set()) & \
-                        menus:
-                    tested.add(sym)
-        return sorted(o for o in set(own) | tested if kc.config.get(o) != "m")
+        try:
+            with open(path, "rb") as f:
+                text = f.read(1 << 22)
+        except OSError:
+            text = b""
+        for m in set(CONFIG_WORD.findall(text)):
+            sym = "CONFIG_" + m.decode()
+            if sym.endswith("_MODULE") and sym[:-7] in kc.tristate:
+                sym = sym[:-7]
+            if sym in kc.tristate and kc.defined_in.get(sym, set()) & menus:
+                out.setdefault(sym, "m")
+            elif sym in kc.defaults and sym not in kc.config:
+                out.setdefault(sym, kc.defaults[sym])
+        return sorted((o, v) for o, v in out.items()
+                      if kc.config.get(o) != v)
 
     def architectures(self, placement, native=()):
         """The architectures (arch/ subdirectories) whose own symbols the

@@ -45,8 +45,9 @@ class Overlays:
         if not options:
             return []
         text = "".join(
-            ("#undef %s\n#define %s_MODULE 1\n" if v == "m" else
-             "#undef %s_MODULE\n#define %s 1\n") % (o, o)
+            "#undef %s\n#define %s_MODULE 1\n" % (o, o) if v == "m" else
+            "#undef %s_MODULE\n#define %s 1\n" % (o, o) if v == "y" else
+            "#undef %s\n#define %s %s\n" % (o, o, v)
             for o, v in options)
         name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"
         if name not in self.made:
@@ -282,8 +283,8 @@ class Scanner:
                     mine = place if m == f else mmap.resolve(m)
                     if not mine.module:
                         mine = place
-                    options[m] = ([(o, "m") for o in mmap.module_options(
-                        m, mine)] + mmap.dependencies(mine),
+                    options[m] = (mmap.module_options(m, mine) +
+                                  mmap.dependencies(mine),
                         mmap.architectures(mine, native))
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}

@@ -375,10 +375,44 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                 tree=root, kdir=kdir()))
             place = mm.resolve(src)
             self.assertEqual(mm.module_options(src, place),
-                             ["CONFIG_FOO_A", "CONFIG_FOO_A_EXTRA"])
+                             [("CONFIG_FOO_A", "m"),
+                              ("CONFIG_FOO_A_EXTRA", "m")])
             kdir_map = self.modules.ModuleMap(self.modules.Kconfig(
                 tree=root, kdir=kdir()), mode="kdir")
             self.assertEqual(kdir_map.module_options(src, place), [])
+
+    def test_a_bool_part_option_and_valued_options(self):
+        """A part built under a bool option ("foo-$(CONFIG_FOO_CFM) +=
+        cfm.o") is parsed with it =y; an int option the file uses that
+        KDIR lacks gets its Kconfig default, one without a literal
+        default nothing."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "config FOO_CFM\n\tbool \"cfm\"\n"
+                  "config FOO_RATE\n\tint \"rate\"\n\tdefault 48000\n"
+                  "config FOO_NAME\n\tstring \"name\"\n"
+                  "\tdefault \"foo\"\n"
+                  "config FOO_DEP\n\tint\n\tdefault FOO_RATE\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_A) += foo.o\nfoo-y := a.o\n"
+                  "foo-$(CONFIG_FOO_CFM) += cfm.o\n")
+            write(os.path.join(d, "cfm.c"),
+                  "int rate = CONFIG_FOO_RATE; /* not CONFIG_FOO_DEP */\n"
+                  "const char *name = CONFIG_FOO_NAME;\n")
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            cfm = os.path.join(d, "cfm.c")
+            self.assertEqual(mm.module_options(cfm, mm.resolve(cfm)), [
+                ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_CFM", "y"),
+                ("CONFIG_FOO_NAME", '"foo"'), ("CONFIG_FOO_RATE", "48000")])
+            a = os.path.join(d, "a.c")
+            self.assertEqual(mm.module_options(a, mm.resolve(a)),
+                             [("CONFIG_FOO_A", "m")])
+            # and the parse sees them: no error
+            rc, result, err = scan([d])
+            self.assertEqual(result["errors"], [], err)
 
     def test_config_kdir_without_a_config_is_an_error(self):
         """A KDIR without .config would make nothing module code under

@@ -12,6 +12,8 @@ import os
 import re
 import threading
 
+from . import genheaders
+
 MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
 MAX_TRIES = 3
 
@@ -84,7 +86,7 @@ def for_tree(tree):
         return _trees[tree]
 
 
-def parse_with_fallback(run, tree, flags, path, archs=()):
+def parse_with_fallback(run, tree, flags, path, archs=(), generated=None):
     """run(flags) -> (facts, err). After a failed parse: again with the
     headers KDIR lacks from the tree's arch/ (after KDIR's, while the
     error names a missing header that arch/ has); if that fails too and
@@ -93,6 +95,12 @@ def parse_with_fallback(run, tree, flags, path, archs=()):
     <asm/io.h> declares in_be32(). The first clean try wins; else the last
     one, its error naming the architecture tried."""
     facts, err = run(flags)
+    if not err:
+        return facts, err
+    if generated:
+        # a header the build would have generated: made, and tried
+        facts, err, flags = _generated(run, tree, flags, path, generated,
+                                       facts, err)
     if not err or not tree:
         return facts, err
     ah = for_tree(tree)
@@ -112,6 +120,20 @@ def parse_with_fallback(run, tree, flags, path, archs=()):
     if err and added:
         err += " (with %s headers)" % ah.arch_of(added[1])
     return facts, err
+
+
+def _generated(run, tree, flags, path, generated, facts, err):
+    """generated(header, text) -> a directory holding it. Retries while
+    the missing header is one genheaders makes; returns the last try and
+    its flags."""
+    for _ in range(MAX_TRIES):
+        m = MISSING.search(err or "")
+        text = genheaders.make(tree, path, m.group(1)) if m else None
+        if text is None:
+            break
+        flags = flags + ["-idirafter", generated(m.group(1), text)]
+        facts, err = run(flags)
+    return facts, err, flags
 
 
 def _missing_headers(ah, run, flags, have, facts, err):

@@ -8,14 +8,12 @@ sparse engine decides every file it parses; the semantic patches run on
 the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
-import hashlib
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 from . import archheaders, cocci_engine, kflags, link, paths, sparse_engine
+from .overlay import Overlays
 from .cache import FactCache
 from .modules import Kconfig, ModuleMap, tree_root
 from .progress import Progress
@@ -26,61 +24,6 @@ SKIP_DIRS = {".git", ".tmp_versions", "Documentation"}
 
 class ScanError(Exception):
     pass
-
-
-class Overlays:
-    """Headers that make a file's own options modules for its parse:
-    "#undef CONFIG_X" (KDIR may build it in) and "#define CONFIG_X_MODULE
-    1", included after kconfig.h, as autoconf.h would say for X=m; and
-    what they depend on "#define CONFIG_OF 1" (=y) or _MODULE (=m). Named by
-    their content, in the cache directory when there is one, so that the
-    flags - and the cache key - stay the same from scan to scan."""
-
-    def __init__(self, cache_dir):
-        self.tmp = None
-        self.dir = os.path.join(cache_dir, "overlays") if cache_dir else None
-        self.made = {}
-
-    def flags(self, options):
-        if not options:
-            return []
-        text = "".join(
-            "#undef %s\n#define %s_MODULE 1\n" % (o, o) if v == "m" else
-            "#undef %s_MODULE\n#define %s 1\n" % (o, o) if v == "y" else
-            "#undef %s\n#define %s %s\n" % (o, o, v)
-            for o, v in options)
-        name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"
-        if name not in self.made:
-            self.made[name] = self._write(name, text)
-        return ["-include", self.made[name]]
-
-    def _write(self, name, text):
-        d = self.dir
-        if d:
-            try:
-                os.makedirs(d, exist_ok=True)
-            except OSError:
-                d = None
-        if not d:
-            if self.tmp is None:
-                self.tmp = tempfile.mkdtemp(prefix="modlife-overlay-")
-            d = self.tmp
-        path = os.path.join(d, name)
-        try:
-            with open(path) as f:
-                if f.read() == text:
-                    return path
-        except OSError:
-            pass
-        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-        return path
-
-    def close(self):
-        if self.tmp:
-            shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def collect(targets, errors):
@@ -317,7 +260,7 @@ class Scanner:
             facts, err = archheaders.parse_with_fallback(
                 lambda flags: sparse_engine.run(self.binary, self.kb, flags,
                                                 f),
-                self.mmap.tree_of(f), fl, f, archs)
+                self.mmap.tree_of(f), fl, f, archs, overlay.generated)
             self.cache.put(ck, facts, err)
             return facts, err
 

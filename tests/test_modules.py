@@ -542,3 +542,29 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
             self.assertEqual(mm.dependencies(place), [
                 ("CONFIG_FOO_BUS", "y"), ("CONFIG_FOO_LIB", "m"),
                 ("CONFIG_FOO_OF", "y")])
+
+
+class GeneratedHeadersTest(unittest.TestCase):
+    """Headers the build generates are made from the tree's own data:
+    <asm/mach-types.h> from arch/arm/tools/mach-types, "x.h" from the
+    "x.h_shipped" kbuild would copy."""
+
+    def test_mach_types_and_shipped_headers(self):
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            root = os.path.dirname(os.path.dirname(d))
+            write(os.path.join(root, "arch", "arm", "tools", "mach-types"),
+                  "# machine_is_xxx\tCONFIG_xxxx\tMACH_TYPE_xxx\tnumber\n"
+                  "ebsa110\t\t\tARCH_EBSA110\t\tEBSA110\t\t\t0\n"
+                  "bad line\n")
+            write(os.path.join(d, "foo_reg.h_shipped"),
+                  "#define FOO_REG_CTRL 0x10\n")
+            src = os.path.join(d, "a.c")
+            with open(src) as f:
+                text = f.read()
+            write(src, "#include <asm/mach-types.h>\n#include \"foo_reg.h\"\n"
+                  "int board(void) { return machine_is_ebsa110() + "
+                  "MACH_TYPE_EBSA110 + FOO_REG_CTRL; }\n" + text)
+            rc, result, err = scan([src])
+            self.assertEqual(result["errors"], [], err)
+            self.assertEqual(names(result), ["a.c:76"])

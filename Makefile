@@ -6,6 +6,9 @@
 #   make bench   modlife-sparse against plain sparse on real kernel files,
 #                and the semantic patches against make coccicheck M=drivers
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
+#   make arch-headers  fetch Debian's configured headers of arm, arm64,
+#                powerpc, s390 and mips (build/arch-kdir), for drivers of
+#                those architectures
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -37,7 +40,7 @@ demo: all
 test: all linux-source
 	@$(PYTHON) tests/run.py
 
-bench: all linux-source
+bench: all linux-source arch-headers
 	@$(PYTHON) scripts/bench.py --tree $(LINUX_SRC)
 	@$(PYTHON) scripts/bench_cocci.py --tree $(LINUX_SRC) --dir $(COCCI_BENCH_DIR)
 
@@ -45,6 +48,12 @@ bench: all linux-source
 # picks the directory, drivers by default
 bench-cocci: linux-source
 	@$(PYTHON) scripts/bench_cocci.py --tree $(LINUX_SRC) --dir $(COCCI_BENCH_DIR)
+
+# other architectures' configured headers (signed Debian packages,
+# unpacked, not installed); a scan without them parses such drivers with
+# KDIR's headers and the tree's arch/ as far as that goes
+arch-headers:
+	@$(PYTHON) scripts/fetch_arch_headers.py $(BUILD)/arch-kdir
 
 linux-source:
 	@sh scripts/deps.sh --with-source $(BUILD)
@@ -68,4 +77,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source arch-headers kb install clean

@@ -86,65 +86,73 @@ def for_tree(tree):
         return _trees[tree]
 
 
-def parse_with_fallback(run, tree, flags, path, archs=(), generated=None):
-    """run(flags) -> (facts, err). After a failed parse: again with the
-    headers KDIR lacks from the tree's arch/ (after KDIR's, while the
-    error names a missing header that arch/ has); if that fails too and
-    the file's options depend on other architectures (archs), again with
-    the first of those architectures' headers before KDIR's, so that its
-    <asm/io.h> declares in_be32(). The first clean try wins; else the last
-    one, its error naming the architecture tried."""
+def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
+                        for_arch=None):
+    """run(flags) -> (facts, err). After a failed parse: again while the
+    error names a missing header that can be had - one the build would
+    generate (generated(header, text) gives a directory holding it), or
+    one of the tree's arch/ (after KDIR's); if that fails too and the
+    file's options depend on other architectures (archs), again as for
+    each of them (up to three) that has configured headers (for_arch(flags,
+    arch) gives its flags, or None), or else with the first one's headers
+    before KDIR's, so that its <asm/io.h> declares in_be32(). The first
+    clean try wins; else the last one, its error naming the architecture
+    tried."""
     facts, err = run(flags)
     if not err:
         return facts, err
-    if generated:
-        # a header the build would have generated: made, and tried
-        facts, err, flags = _generated(run, tree, flags, path, generated,
-                                       facts, err)
-    if not err or not tree:
-        return facts, err
-    ah = for_tree(tree)
-    facts, err, added = _missing_headers(ah, run, flags, [], facts, err)
-    if err and archs:
+    ah = for_tree(tree) if tree else None
+    facts, err, added = _missing_headers(ah, run, flags, [], path,
+                                         generated, facts, err)
+    if err and archs and ah:
+        tried = []
+        for a in archs:
+            other = for_arch(flags, a) if for_arch else None
+            if not other:
+                continue
+            f2, e2 = run(other)
+            f2, e2, more = _missing_headers(
+                ah, run, other, ["-idirafter", os.path.join(
+                    ah.arch, a, "include")], path, generated, f2, e2)
+            if not e2:
+                return f2, e2
+            tried.append((f2, e2 + " (as %s)" % a))
+            if len(tried) == MAX_TRIES:
+                break
+        if tried:
+            return tried[0]
         base = os.path.join(ah.arch, archs[0])
         first = ["-I" + os.path.join(base, "include"),
                  "-I" + os.path.join(base, "include", "uapi")]
         f2, e2 = run(flags + first)
-        f2, e2, more = _missing_headers(ah, run, flags + first,
-                                         ["-idirafter", os.path.join(
-                                             base, "include")], f2, e2)
+        f2, e2, more = _missing_headers(
+            ah, run, flags + first,
+            ["-idirafter", os.path.join(base, "include")], path, generated,
+            f2, e2)
         if not e2:
             return f2, e2
-        err = e2 + " (with %s headers first)" % archs[0]
-        return f2, err
-    if err and added:
-        err += " (with %s headers)" % ah.arch_of(added[1])
+        return f2, e2 + " (with %s headers first)" % archs[0]
+    arch = [ah.arch_of(d) for d in added[1::2]
+            if ah and d.startswith(ah.arch + os.sep)]
+    if err and arch:
+        err += " (with %s headers)" % arch[0]
     return facts, err
 
 
-def _generated(run, tree, flags, path, generated, facts, err):
-    """generated(header, text) -> a directory holding it. Retries while
-    the missing header is one genheaders makes; returns the last try and
-    its flags."""
-    for _ in range(MAX_TRIES):
-        m = MISSING.search(err or "")
-        text = genheaders.make(tree, path, m.group(1)) if m else None
-        if text is None:
-            break
-        flags = flags + ["-idirafter", generated(m.group(1), text)]
-        facts, err = run(flags)
-    return facts, err, flags
-
-
-def _missing_headers(ah, run, flags, have, facts, err):
-    """Retries while the error names a header arch/ has; returns the last
-    try and the flags it added."""
+def _missing_headers(ah, run, flags, have, path, generated, facts, err):
+    """Retries while the error names a header that genheaders makes or
+    arch/ has; returns the last try and the flags it added."""
     added = []
-    for _ in range(MAX_TRIES):
+    for _ in range(MAX_TRIES + 1):
         m = MISSING.search(err or "")
         if not m:
             break
-        more = ah.flags_for(m.group(1), have + added)
+        text = genheaders.make(ah.tree if ah else None, path, m.group(1)) \
+            if generated else None
+        if text is not None:
+            more = ["-idirafter", generated(m.group(1), text)]
+        else:
+            more = ah.flags_for(m.group(1), have + added) if ah else None
         if not more:
             break
         added += more

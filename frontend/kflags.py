@@ -131,5 +131,42 @@ def native_arch(flags):
     return []
 
 
+def arch_flags(flags, kdir, arch, arch_kdir):
+    """flags (for KDIR, of the native architecture) as they would be for
+    another architecture's configured headers in arch_kdir: its arch/
+    include directories, its generated headers and autoconf.h, sparse's
+    --arch and endianness (arch_kdir/modlife-arch) instead of the native
+    machine flags."""
+    native = native_arch(flags)
+    if not native:
+        return None
+    try:
+        with open(os.path.join(arch_kdir, "modlife-arch")) as f:
+            machine = f.read().split()
+    except OSError:
+        return None
+    homes = sorted({kdir.rstrip("/"), os.path.realpath(kdir)}, key=len,
+                   reverse=True)
+    common = [f[2:-len("/arch/%s/include" % native[0])] for f in flags
+              if f.startswith("-I") and
+              f.endswith("/arch/%s/include" % native[0])]
+    machine = [w.replace("@COMMON@", common[0] if common else "")
+               for w in machine]
+    out = []
+    for f in flags:
+        if f.startswith(("-m", "--arch=")) or f in ("-D__x86_64__",
+                                                     "-D__i386__"):
+            continue
+        f = f.replace("/arch/%s/" % native[0], "/arch/%s/" % arch)
+        if f.endswith("/arch/%s/include" % native[0]):
+            f = f[:-len(native[0]) - len("/include")] + arch + "/include"
+        for h in homes:
+            if h + "/" in f or f.endswith(h):
+                f = f.replace(h, arch_kdir)
+                break
+        out.append(f)
+    return out + machine
+
+
 def show_command(cmd):
     return " ".join(shlex.quote(c) for c in cmd)

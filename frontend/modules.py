@@ -54,6 +54,19 @@ def _cond_value(config, text):
     return None if v is None else ("" if v == "n" else v)
 
 
+def _needs_on(kw, arg):
+    """The option a make conditional's first branch needs on ("ifdef
+    CONFIG_X", "ifneq ($(CONFIG_X),)", "ifeq ($(CONFIG_X),y)"), or None."""
+    if kw == "ifdef" and arg.strip().startswith("CONFIG_"):
+        return arg.strip()
+    m = re.fullmatch(r"\(\s*\$\((CONFIG_\w+)\)\s*,\s*(\w*)\s*\)\s*",
+                     arg.strip())
+    if m and ((kw == "ifneq" and m.group(2) in ("", "n")) or
+              (kw == "ifeq" and m.group(2) in ("y", "m"))):
+        return m.group(1)
+    return None
+
+
 def _condition(config, kw, arg):
     """True, False or None (cannot tell) for one make conditional."""
     if kw in ("ifdef", "ifndef"):
@@ -126,6 +139,7 @@ class DirInfo:
         self.ccflags, self.subdir_ccflags = [], []
         self.cflags = {}     # "a.o" -> flags of CFLAGS_a.o
         self._index = None
+        self._needs = set()  # options the open conditionals need on
         self.found = False
         for name in ("Kbuild", "Makefile"):
             path = os.path.join(directory, name)
@@ -176,10 +190,11 @@ class DirInfo:
             c = COND.match(s)
             if c:
                 v = _condition(self.config, c.group(1), c.group(2))
-                stack.append([v, v])
+                stack.append([v, v, _needs_on(c.group(1), c.group(2))])
                 continue
             if word == "else" and stack:
                 top = stack[-1]
+                top[2] = None       # an else branch needs nothing known
                 rest = COND.match(s[4:].strip())
                 v = (_condition(self.config, rest.group(1), rest.group(2))
                      if rest else True)
@@ -206,6 +221,7 @@ class DirInfo:
                 continue
             m = ASSIGN.match(line)
             if m:
+                self._needs = {t[2] for t in stack if t[2]}
                 self._assign(*m.groups())
 
     def _on(self, how, modular=True):
@@ -264,9 +280,12 @@ class DirInfo:
             self.off.update(words)
             return
         self.parts.setdefault(base, []).extend(words)
+        needs = set(self._needs)
         if how.startswith("$(CONFIG_"):
-            for w in words:
-                self.part_opts.setdefault((base, w), set()).add(how[2:-1])
+            needs.add(how[2:-1])
+        for w in words:
+            if needs:
+                self.part_opts.setdefault((base, w), set()).update(needs)
 
     def named(self, path):
         """(kinds, composite or None, the part's own options) of an object
@@ -460,10 +479,11 @@ class Kconfig:
 
     def arch_only(self, sym):
         """True when only architectures' Kconfig files define sym."""
+        # arch/Kconfig itself is every architecture's
         arch = os.path.join(self.tree or "", "arch") + os.sep
         files = self.defined_in.get(sym)
-        return bool(self.tree and files) and all(f.startswith(arch)
-                                                 for f in files)
+        return bool(self.tree and files) and all(
+            f.startswith(arch) and os.sep in f[len(arch):] for f in files)
 
 
 KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")
@@ -768,7 +788,7 @@ class ModuleMap:
         kc = self.kconfig
         if not kc.tree:
             return []
-        syms = set()
+        syms = set(placement.options)   # s390's QDIO is in arch/s390
         for o in placement.options:
             direct = kc.depends.get(o, set())
             syms |= direct
@@ -778,8 +798,11 @@ class ModuleMap:
         out = set()
         for sym in syms:
             if kc.arch_only(sym):
-                out |= {os.path.relpath(f, arch).split(os.sep, 1)[0]
-                        for f in kc.defined_in[sym]}
+                where = {os.path.relpath(f, arch).split(os.sep, 1)[0]
+                         for f in kc.defined_in[sym]}
+                # MMU, ISA: the native architecture has them too
+                if not where & set(native):
+                    out |= where
         return sorted(out - set(native))
 
     def dependencies(self, placement):

@@ -59,3 +59,15 @@ def default_kdir():
         return out
     trees.sort(key=version)
     return trees[-1] if trees else None
+
+
+def arch_kdirs():
+    """{kernel arch: configured headers} fetched by make arch-headers
+    (scripts/fetch_arch_headers.py), or named by $MODLIFE_ARCH_KDIRS."""
+    base = os.environ.get("MODLIFE_ARCH_KDIRS") or os.path.join(
+        ROOT, "build", "arch-kdir")
+    out = {}
+    for d in sorted(glob.glob(os.path.join(base, "*"))):
+        if os.path.isfile(os.path.join(d, "modlife-arch")):
+            out[os.path.basename(d)] = d
+    return out

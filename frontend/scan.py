@@ -251,6 +251,14 @@ class Scanner:
         progress = Progress(len(info), self.progress)
         scripts = self._scripts() if self.cocci != "off" else []
 
+        arch_kdirs = paths.arch_kdirs()
+
+        def for_arch(fl, arch):
+            """A file's flags for another architecture's headers."""
+            if arch not in arch_kdirs:
+                return None
+            return kflags.arch_flags(fl, self.kdir, arch, arch_kdirs[arch])
+
         def work(f, fl, ck, archs):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them)."""
@@ -260,7 +268,8 @@ class Scanner:
             facts, err = archheaders.parse_with_fallback(
                 lambda flags: sparse_engine.run(self.binary, self.kb, flags,
                                                 f),
-                self.mmap.tree_of(f), fl, f, archs, overlay.generated)
+                self.mmap.tree_of(f), fl, f, archs, overlay.generated,
+                for_arch)
             self.cache.put(ck, facts, err)
             return facts, err
 
@@ -289,7 +298,9 @@ class Scanner:
                         overlay.flags(options[f][0])
                     archs = options[f][1]
                     # the architectures tried after a failure decide too
-                    ck = self.cache.key(f, fl + ["--arch=" + a for a in archs])
+                    ck = self.cache.key(f, fl + ["--arch=%s%s" % (
+                        a, "=" + arch_kdirs[a] if a in arch_kdirs else "")
+                        for a in archs])
                     futs[pool.submit(work, f, fl, ck, archs)] = ("sparse", f,
                                                                  ck)
                     if self.cocci == "all" and f in requested:

@@ -568,3 +568,36 @@ class GeneratedHeadersTest(unittest.TestCase):
             rc, result, err = scan([src])
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["a.c:76"])
+
+
+class ArchFlagsTest(unittest.TestCase):
+    """A file of another architecture's driver is parsed as for that
+    architecture's configured headers when they were fetched."""
+
+    def test_flags_for_another_architecture(self):
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        from frontend import kflags
+        with TempDir() as tmp:
+            other = os.path.join(tmp, "ppc")
+            write(os.path.join(other, "modlife-arch"),
+                  "--arch=ppc64le -mlittle-endian "
+                  "-I@COMMON@/arch/powerpc/include/extra\n")
+            base = ["-D__x86_64__", "--arch=x86", "-m64", "-nostdinc",
+                    "-I/src/common/arch/x86/include",
+                    "-I/src/amd64/arch/x86/include/generated",
+                    "-I/src/common/include", "-I/src/amd64/include",
+                    "-include", "/src/common/include/linux/kconfig.h",
+                    "-D__KERNEL__", "-DMODULE", "-I/tree/drivers/foo"]
+            got = kflags.arch_flags(base, "/src/amd64", "powerpc", other)
+            self.assertEqual(got, [
+                "-nostdinc", "-I/src/common/arch/powerpc/include",
+                "-I%s/arch/powerpc/include/generated" % other,
+                "-I/src/common/include", "-I%s/include" % other,
+                "-include", "/src/common/include/linux/kconfig.h",
+                "-D__KERNEL__", "-DMODULE", "-I/tree/drivers/foo",
+                "--arch=ppc64le", "-mlittle-endian",
+                "-I/src/common/arch/powerpc/include/extra"])
+            self.assertIsNone(kflags.arch_flags(base, "/src/amd64", "arm",
+                                                os.path.join(tmp, "none")))

@@ -43,6 +43,13 @@ def fake_tree(tmp):
     return d
 
 
+def prepend(path, text):
+    """Puts text before a source file's first line."""
+    with open(path) as f:
+        old = f.read()
+    write(path, text + old)
+
+
 def names(result):
     return sorted("%s:%d" % (os.path.basename(f["file"]), f["line"])
                   for f in result["findings"])
@@ -366,11 +373,9 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "config OTHER_LIB\n\ttristate \"elsewhere\"\n"
                   "config MODULES\n\tbool \"modules\"\n")
             src = os.path.join(d, "a.c")
-            with open(src) as f:
-                text = f.read()
-            write(src, "#if IS_ENABLED(CONFIG_FOO_A_EXTRA) || "
-                  "defined(CONFIG_FOO_A_DEBUG) || "
-                  "IS_ENABLED(CONFIG_OTHER_LIB)\n#endif\n" + text)
+            prepend(src, "#if IS_ENABLED(CONFIG_FOO_A_EXTRA) || "
+                    "defined(CONFIG_FOO_A_DEBUG) || "
+                    "IS_ENABLED(CONFIG_OTHER_LIB)\n#endif\n")
             mm = self.modules.ModuleMap(self.modules.Kconfig(
                 tree=root, kdir=kdir()))
             place = mm.resolve(src)
@@ -467,10 +472,8 @@ class OtherArchitectureTest(unittest.TestCase):
             write(os.path.join(root, "arch", "powerpc", "include", "asm",
                                "modlife-hv.h"), "#define HV_FAKE 1\n")
         src = os.path.join(d, "a.c")
-        with open(src) as f:
-            text = f.read()
         # one line more: the finding moves from 73 to 74
-        write(src, "#include <asm/modlife-vio.h>\n" + text)
+        prepend(src, "#include <asm/modlife-vio.h>\n")
         return d
 
     def test_parsed_with_the_architecture_that_has_the_header(self):
@@ -560,11 +563,10 @@ class GeneratedHeadersTest(unittest.TestCase):
             write(os.path.join(d, "foo_reg.h_shipped"),
                   "#define FOO_REG_CTRL 0x10\n")
             src = os.path.join(d, "a.c")
-            with open(src) as f:
-                text = f.read()
-            write(src, "#include <asm/mach-types.h>\n#include \"foo_reg.h\"\n"
-                  "int board(void) { return machine_is_ebsa110() + "
-                  "MACH_TYPE_EBSA110 + FOO_REG_CTRL; }\n" + text)
+            prepend(src, "#include <asm/mach-types.h>\n"
+                    "#include \"foo_reg.h\"\n"
+                    "int board(void) { return machine_is_ebsa110() + "
+                    "MACH_TYPE_EBSA110 + FOO_REG_CTRL; }\n")
             rc, result, err = scan([src])
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["a.c:76"])

@@ -62,6 +62,21 @@ static void owner_begin_tu(void)
 	nflows = 0;
 }
 
+/* "&obj" in an array of pointers handed over with THIS_MODULE */
+static void pinned_element(struct symbol *arr, struct symbol *member,
+			   struct expression *value, unsigned long offset)
+{
+	struct expression *e = strip_expr(value);
+	struct symbol *o;
+
+	/* sparse evaluates "&obj" to the symbol expression itself */
+	if (e && e->type == EXPR_PREOP && e->op == '&')
+		e = e->unop;
+	o = expr_symbol(e);
+	if (o && is_static_object(o))
+		provide("owner:obj:%s", sym_name(o));
+}
+
 static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
@@ -101,8 +116,15 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 	if (pinned) {
 		/* registration wrappers pass THIS_MODULE with the object */
 		FOR_EACH_PTR(call->args, arg) {
+			struct symbol *o = expr_symbol(arg);
+
 			if (!is_this_module(arg) && addr_key(arg, key, sizeof(key)))
 				provide("owner:%s", key);
+			/* or with an array of them (module_dsa_tag_drivers()) */
+			if (o && is_static_object(o) && o->ctype.base_type &&
+			    o->ctype.base_type->type == SYM_ARRAY)
+				for_each_init_leaf(o, o->initializer,
+						   pinned_element);
 		} END_FOR_EACH_PTR(arg);
 	}
 	if (name && !strcmp(name, "cdev_init") && tu.is_module && ctx->fn) {
@@ -149,8 +171,12 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	/* lv is "*(base + offset)": the object is at base */
 	if (addr_key(strip_expr(lv->unop)->left, key, sizeof(key))) {
 		provide("owner:%s", key);
-		if (!strncmp(key, "var:", 4) && c)
-			/* through a pointer: any object of that type */
+		/*
+		 * Through a pointer, or in a struct the module allocates
+		 * ("vreg->desc.owner" on a copy of a static template): any
+		 * object of that type may be the one registered
+		 */
+		if (strncmp(key, "obj:", 4) && c)
 			provide("owner-type:%s", type_name(c));
 	}
 }

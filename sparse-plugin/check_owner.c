@@ -114,6 +114,8 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		} END_FOR_EACH_PTR(arg);
 	}
 	if (pinned) {
+		/* the module's drivers are pinned: cores fall back to them */
+		provide("this-module-passed");
 		/* registration wrappers pass THIS_MODULE with the object */
 		FOR_EACH_PTR(call->args, arg) {
 			struct symbol *o = expr_symbol(arg);
@@ -246,6 +248,9 @@ static void owner_object(struct symbol *obj)
 	if (kb_lookup_owner(merge))
 		/* the core merges tables (ib_set_device_ops()): one owner */
 		finding_unless(f, "owner-set:%s", type_name(c));
+	if (api_is("owner-fallback", type_name(c)))
+		/* nvmem_register(): NULL takes config->dev->driver->owner */
+		finding_unless(f, "this-module-passed");
 	finding_requires(f, "ref:obj:%s", sym_name(obj));
 	if (dot)
 		/*

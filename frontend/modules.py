@@ -783,27 +783,34 @@ class ModuleMap:
 
     def architectures(self, placement, native=()):
         """The architectures (arch/ subdirectories) whose own symbols the
-        options selecting the object depend on ("depends on PPC",
-        "if M68K"), other than the native ones, by name."""
+        options selecting the object depend on ("depends on PPC_PASEMI",
+        "if M68K"), other than the native ones, the likeliest first: a
+        symbol of one architecture counts more than one many define
+        (CPU_BIG_ENDIAN), and the options' own dependencies more than
+        those of their dependencies."""
         kc = self.kconfig
         if not kc.tree:
             return []
-        syms = set(placement.options)   # s390's QDIO is in arch/s390
+        near = set(placement.options)   # s390's QDIO is in arch/s390
         for o in placement.options:
-            direct = kc.depends.get(o, set())
-            syms |= direct
-            for d in direct:
-                syms |= kc.depends.get(d, set())
+            near |= kc.depends.get(o, set())
+        far = set()
+        for d in near:
+            far |= kc.depends.get(d, set())
         arch = os.path.join(kc.tree, "arch") + os.sep
-        out = set()
-        for sym in syms:
-            if kc.arch_only(sym):
+        score = {}
+        for syms, weight in ((near, 2.0), (far - near, 1.0)):
+            for sym in syms:
+                if not kc.arch_only(sym):
+                    continue
                 where = {os.path.relpath(f, arch).split(os.sep, 1)[0]
                          for f in kc.defined_in[sym]}
                 # MMU, ISA: the native architecture has them too
-                if not where & set(native):
-                    out |= where
-        return sorted(out - set(native))
+                if where & set(native):
+                    continue
+                for a in where:
+                    score[a] = score.get(a, 0) + weight / len(where)
+        return sorted(score, key=lambda a: (-score[a], a))
 
     def dependencies(self, placement):
         """What the options selecting the object depend on (directly, and

@@ -603,3 +603,27 @@ class ArchFlagsTest(unittest.TestCase):
                 "-I/src/common/arch/powerpc/include/extra"])
             self.assertIsNone(kflags.arch_flags(base, "/src/amd64", "arm",
                                                 os.path.join(tmp, "none")))
+
+
+class ArchitectureOrderTest(KdirTree, unittest.TestCase):
+    def test_the_likeliest_architecture_first(self):
+        """A symbol of one architecture outweighs one many define, and
+        what the native architecture also defines names none."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "\tdepends on PPC_FOO && MMU\n")
+            write(os.path.join(root, "arch", "powerpc", "Kconfig"),
+                  "config PPC_FOO\n\tbool\n\tdepends on CPU_BIG_ENDIAN\n"
+                  "config CPU_BIG_ENDIAN\n\tbool\nconfig MMU\n\tbool\n")
+            for a in ("arm", "mips"):
+                write(os.path.join(root, "arch", a, "Kconfig"),
+                      "config CPU_BIG_ENDIAN\n\tbool\n")
+            write(os.path.join(root, "arch", "x86", "Kconfig"),
+                  "config MMU\n\tbool\n")
+            mm = self.modules.ModuleMap(self.modules.Kconfig(
+                tree=root, kdir=kdir()))
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(mm.architectures(place, ["x86"]),
+                             ["powerpc", "arm", "mips"])

@@ -19,7 +19,8 @@ import sys
 import tempfile
 
 from . import kflags, paths, sparse_engine
-from .modules import Kconfig, ModuleMap
+from .kconfig import Kconfig
+from .modules import ModuleMap
 
 PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
                  rb"srcu_barrier)\b")

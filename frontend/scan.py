@@ -15,7 +15,8 @@ import time
 from . import archheaders, cocci_engine, kflags, link, paths, sparse_engine
 from .overlay import Overlays
 from .cache import FactCache
-from .modules import Kconfig, ModuleMap, tree_root
+from .kconfig import Kconfig
+from .modules import ModuleMap, tree_root
 from .progress import Progress
 from .rules import RULES, rule_for_script
 

@@ -13,7 +13,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from frontend import kflags, paths  # noqa: E402
-from frontend.modules import Kconfig, ModuleMap  # noqa: E402
+from frontend.kconfig import Kconfig  # noqa: E402
+from frontend.modules import ModuleMap  # noqa: E402
 
 DIRS = ("drivers/char", "drivers/misc", "drivers/platform/x86")
 

@@ -127,7 +127,8 @@ class MakefileReadingTest(unittest.TestCase):
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend.modules import Kconfig, ModuleMap
+        from frontend.kconfig import Kconfig
+        from frontend.modules import ModuleMap
         self.Kconfig, self.ModuleMap = Kconfig, ModuleMap
 
     def tree(self, tmp, makefile, parent="", extra=None):
@@ -287,16 +288,17 @@ class KdirTree:
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend import modules, scan as scanmod
+        from frontend import kconfig, modules, scan as scanmod
         self.modules, self.scanmod = modules, scanmod
+        self.Kconfig, self.version = kconfig.Kconfig, kconfig._version
 
     def same_kernel_tree(self, tmp):
         """fake_tree() claiming KDIR's version: KDIR's .config decides
         its options under --config kdir (and knows none of them)."""
         d = fake_tree(tmp)
         root = os.path.dirname(os.path.dirname(d))
-        kc = self.modules.Kconfig(kdir=kdir())
-        ver = self.modules._version(kdir())
+        kc = self.Kconfig(kdir=kdir())
+        ver = self.version(kdir())
         write(os.path.join(root, "Makefile"),
               "VERSION = %s\nPATCHLEVEL = %s\n" % ver)
         self.assertIn("CONFIG_MODULES", kc.config)
@@ -345,7 +347,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                       "../common/shared.c"):
                 write(os.path.join(d, n), "int x;\n")
             write(os.path.join(root, "drivers", "common", "Makefile"), "")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             got = {}
             for n in ("arm-main.c", "arm-feature.c", "gone.c",
@@ -376,13 +378,13 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
             prepend(src, "#if IS_ENABLED(CONFIG_FOO_A_EXTRA) || "
                     "defined(CONFIG_FOO_A_DEBUG) || "
                     "IS_ENABLED(CONFIG_OTHER_LIB)\n#endif\n")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             place = mm.resolve(src)
             self.assertEqual(mm.module_options(src, place),
                              [("CONFIG_FOO_A", "m"),
                               ("CONFIG_FOO_A_EXTRA", "m")])
-            kdir_map = self.modules.ModuleMap(self.modules.Kconfig(
+            kdir_map = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()), mode="kdir")
             self.assertEqual(kdir_map.module_options(src, place), [])
 
@@ -406,7 +408,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
             write(os.path.join(d, "cfm.c"),
                   "int rate = CONFIG_FOO_RATE; /* not CONFIG_FOO_DEP */\n"
                   "const char *name = CONFIG_FOO_NAME;\n")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             cfm = os.path.join(d, "cfm.c")
             self.assertEqual(mm.module_options(cfm, mm.resolve(cfm)), [
@@ -515,7 +517,7 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
                   "config MODULES\n\tbool \"modules\"\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config ARCH_FOO\n\tbool \"arm platform\"\n")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.dependencies(place), [
@@ -539,7 +541,7 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
             write(os.path.join(root, "lib", "Kconfig"),
                   "config FOO_OF\n\tbool \"of\"\n"
                   "config FOO_LIB\n\ttristate \"lib\"\n")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.dependencies(place), [
@@ -622,7 +624,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                       "config CPU_BIG_ENDIAN\n\tbool\n")
             write(os.path.join(root, "arch", "x86", "Kconfig"),
                   "config MMU\n\tbool\n")
-            mm = self.modules.ModuleMap(self.modules.Kconfig(
+            mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]),

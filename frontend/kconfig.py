@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A kernel tree's Kconfig options, read without running kconfig: each
+option's type, where it is defined, what it depends on (its own "depends
+on" and the "if"/"menu"/"choice" blocks it is sourced under) and selects,
+literal defaults of int/hex/string options; and KDIR's .config."""
+import os
+import re
+
+BRACE_REF = re.compile(r"\$\{([A-Za-z0-9_-]+)\}")
+
+
+def logical_lines(path):
+    """A make or Kconfig file's lines, continuations joined, comments
+    cut."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return []
+    text = text.replace("\\\n", " ")
+    text = BRACE_REF.sub(r"$(\1)", text)     # ${CONFIG_X} is $(CONFIG_X)
+    return [ln.split("#", 1)[0] for ln in text.split("\n")]
+
+
+_logical_lines = logical_lines
+
+
+class Kconfig:
+    """The options of a kernel tree's Kconfig files (every architecture),
+    and KDIR's .config."""
+
+    def __init__(self, tree=None, kdir=None):
+        self.tristate = set()
+        self.bool = set()
+        self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
+        self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
+        self.selects = {}       # "CONFIG_X" -> {"CONFIG_REGMAP_I2C", ...}
+        self.valued = set()     # int, hex and string options
+        self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
+        self._read = set()
+        self.config = {}
+        self.has_config = False
+        self.same_kernel = False
+        self._local = set()
+        self.tree = os.path.abspath(tree) if tree else None
+        if tree:
+            self._scan(self.tree)
+        if kdir:
+            self._read_config(os.path.join(kdir, ".config"))
+            # a symbol KDIR's .config does not know cannot be chosen there
+            # (another architecture, unmet dependencies) - when KDIR
+            # configures this very kernel version
+            self.same_kernel = bool(tree) and _version(tree) == _version(
+                kdir)
+
+    def _scan(self, tree):
+        # from the top, so that options inherit the "if"/"menu" blocks
+        # they are sourced under; then every other Kconfig file (other
+        # architectures', "source" paths with variables) on its own
+        self._read_kconfig(os.path.join(tree, "Kconfig"), frozenset())
+        for dirpath, dirnames, filenames in os.walk(tree):
+            dirnames[:] = sorted(d for d in dirnames
+                                 if not d.startswith(".") and
+                                 d != "Documentation")
+            for fn in sorted(filenames):
+                if fn.startswith("Kconfig"):
+                    self._read_kconfig(os.path.join(dirpath, fn),
+                                       frozenset())
+
+    def _read_kconfig(self, path, outer, depth=0):
+        """Reads one Kconfig file: each option's type, where it is
+        defined, what it needs on ("depends on", the enclosing "if",
+        "menu" and "choice" blocks, outer: the blocks the file is sourced
+        under) and what it selects. Help texts are skipped."""
+        if path in self._read or depth > 32:
+            return
+        self._read.add(path)
+        sym = None
+        blocks = []             # [kind, {symbols}] of open if/menu/choice
+        help_indent = -1        # in a help text: its indentation (0: unknown)
+        for line in _logical_lines(path):
+            if help_indent >= 0:
+                if not line.strip():
+                    continue
+                indent = len(line.expandtabs(8)) - len(
+                    line.expandtabs(8).lstrip())
+                if help_indent == 0 and indent > 0:
+                    help_indent = indent
+                if help_indent and indent >= help_indent:
+                    continue
+                help_indent = -1
+            w = line.split()
+            if not w:
+                continue
+            head = w[0]
+            inherited = set(outer).union(*(b[1] for b in blocks))
+            if head in ("config", "menuconfig") and len(w) > 1:
+                sym = "CONFIG_" + w[1]
+                self.defined_in.setdefault(sym, set()).add(path)
+                self.depends.setdefault(sym, set()).update(inherited)
+            elif head in ("help", "---help---"):
+                help_indent = 0
+            elif head in ("if", "menu", "choice"):
+                deps = _positive_symbols(" ".join(w[1:])) \
+                    if head == "if" else set()
+                blocks.append([head, deps])
+                sym = None
+            elif head in ("endif", "endmenu", "endchoice"):
+                kind = head[3:]
+                while blocks:
+                    if blocks.pop()[0] == kind:
+                        break
+                sym = None
+            elif head in ("source", "rsource", "osource", "orsource"):
+                sym = None
+                if len(w) > 1 and "$" not in w[1]:
+                    rel = w[1].strip('"')
+                    base = os.path.dirname(path) if head.startswith(
+                        ("rsource", "orsource")) else (self.tree or "")
+                    self._read_kconfig(os.path.join(base, rel),
+                                       frozenset(inherited), depth + 1)
+            elif head == "comment" or head == "mainmenu":
+                sym = None
+            elif w[:2] == ["depends", "on"]:
+                deps = _positive_symbols(" ".join(w[2:]))
+                if sym:
+                    self.depends.setdefault(sym, set()).update(deps)
+                elif blocks and blocks[-1][0] in ("menu", "choice"):
+                    blocks[-1][1].update(deps)
+            elif sym and head == "select" and len(w) > 1:
+                self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
+            elif sym and head in ("int", "hex", "string"):
+                self.valued.add(sym)
+            elif sym and head == "default" and sym in self.valued and \
+                    sym not in self.defaults and len(w) == 2 and \
+                    re.fullmatch(r'-?\d+|0x[0-9a-fA-F]+|"[^"\\]*"', w[1]):
+                self.defaults[sym] = w[1]
+            elif sym and head in ("tristate", "def_tristate"):
+                self.tristate.add(sym)
+            elif sym and head in ("bool", "def_bool"):
+                self.bool.add(sym)
+
+    def add_local(self, directory):
+        """Reads the Kconfig files of an out-of-tree directory, once."""
+        if directory in self._local:
+            return
+        self._local.add(directory)
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            return
+        for fn in names:
+            path = os.path.join(directory, fn)
+            if fn.startswith("Kconfig") and os.path.isfile(path):
+                self._read_kconfig(path, frozenset())
+
+    def _read_config(self, path):
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            return
+        for line in lines:
+            line = line.strip()
+            if line.startswith("CONFIG_") and "=" in line:
+                k, v = line.split("=", 1)
+                self.config[k] = v
+            elif line.startswith("# CONFIG_") and line.endswith(" is not set"):
+                self.config[line[2:-11]] = "n"
+        self.has_config = bool(self.config)
+
+    def value(self, sym):
+        """'y', 'm' or 'n' under KDIR's configuration; None when it
+        cannot tell."""
+        v = self.config.get(sym)
+        if v is None and self.same_kernel:
+            return "n"
+        return v
+
+    def modular(self, sym):
+        """True: can be a module under KDIR's configuration (=m), or,
+        for a symbol that configuration does not decide, is tristate."""
+        v = self.config.get(sym)
+        if v is not None:
+            return v == "m"
+        if self.same_kernel:
+            return False
+        return sym in self.tristate
+
+    def arch_only(self, sym):
+        """True when only architectures' Kconfig files define sym."""
+        # arch/Kconfig itself is every architecture's
+        arch = os.path.join(self.tree or "", "arch") + os.sep
+        files = self.defined_in.get(sym)
+        return bool(self.tree and files) and all(
+            f.startswith(arch) and os.sep in f[len(arch):] for f in files)
+
+
+KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")
+
+
+def _positive_symbols(expr):
+    """The symbols of a Kconfig expression that it needs on: not
+    negated, not compared ("A != B"), not a constant."""
+    expr = re.sub(r'"[^"]*"', " ", expr.split("#", 1)[0])
+    if "=" in expr or "<" in expr or ">" in expr:
+        expr = re.sub(r"[A-Za-z0-9_]+\s*[!<>=]+\s*[A-Za-z0-9_]+", " ", expr)
+    out = set()
+    for neg, name in KSYM.findall(expr):
+        if not neg and not name.isdigit() and name not in ("y", "m", "n"):
+            out.add("CONFIG_" + name)
+    return out
+
+
+def _version(tree):
+    """(VERSION, PATCHLEVEL) of a kernel tree's Makefile, or None."""
+    v = {}
+    try:
+        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
+            for line in f:
+                m = re.match(r"^(VERSION|PATCHLEVEL) = (\d+)", line)
+                if m:
+                    v[m.group(1)] = m.group(2)
+                if len(v) == 2:
+                    break
+    except OSError:
+        pass
+    if not v:
+        try:    # a configured headers tree says it here
+            with open(os.path.join(tree, "include", "config",
+                                   "kernel.release")) as f:
+                m = re.match(r"^(\d+)\.(\d+)", f.read())
+            if m:
+                v = {"VERSION": m.group(1), "PATCHLEVEL": m.group(2)}
+        except OSError:
+            return None
+    return (v.get("VERSION"), v.get("PATCHLEVEL")) if v else None

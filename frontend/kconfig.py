@@ -38,6 +38,7 @@ class Kconfig:
         self.valued = set()     # int, hex and string options
         self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
         self._read = set()
+        self._arches = {}
         self.config = {}
         self.has_config = False
         self.same_kernel = False
@@ -186,6 +187,17 @@ class Kconfig:
         if self.same_kernel:
             return False
         return sym in self.tristate
+
+    def arches(self, sym):
+        """The arch/ subdirectories whose Kconfig files define sym, when
+        only architectures' do; else an empty set."""
+        if sym not in self._arches:
+            arch = os.path.join(self.tree or "", "arch") + os.sep
+            self._arches[sym] = frozenset(
+                os.path.relpath(f, arch).split(os.sep, 1)[0]
+                for f in self.defined_in[sym]) if self.arch_only(sym) \
+                else frozenset()
+        return self._arches[sym]
 
     def arch_only(self, sym):
         """True when only architectures' Kconfig files define sym."""

@@ -356,6 +356,7 @@ class ModuleMap:
         self.dirs = {}
         self.roots = {}
         self.subdirs = {}
+        self.members = {}
         self.assume_module = assume_module
         self.mode = mode
         self.explicit = {os.path.abspath(p) for p in explicit}
@@ -485,15 +486,24 @@ class ModuleMap:
         modname, members = base, [path]
         if comp:
             modname = comp
-            members = [os.path.normpath(os.path.join(a, p[:-2] + ".c"))
-                       for p in info.parts[comp]]
-            members = [m for m in members if os.path.isfile(m)]
+            members = self._members(a, info, comp)
         options = sorted(k for k in kinds | part_opts
                          if k.startswith("CONFIG_"))
         reason = self._reason(kinds, part_opts, in_tree)
         return Placement(reason is None, modname.replace("-", "_"),
                          os.path.join(a, modname), members, reason, options,
                          sorted(part_opts))
+
+    def _members(self, a, info, comp):
+        """The sources of a composite object's parts that exist, once per
+        composite (amdgpu has a thousand)."""
+        key = (a, comp)
+        if key not in self.members:
+            parts = [os.path.normpath(os.path.join(a, p[:-2] + ".c"))
+                     for p in info.parts[comp]]
+            self.members[key] = [m for m in dict.fromkeys(parts)
+                                 if os.path.isfile(m)]
+        return list(self.members[key])
 
     def _reason(self, kinds, part_opts, in_tree):
         """None when the object is (part of) a module, else why not."""
@@ -572,20 +582,17 @@ class ModuleMap:
         far = set()
         for d in near:
             far |= kc.depends.get(d, set())
-        arch = os.path.join(kc.tree, "arch") + os.sep
         score = {}
         for syms, weight in ((near, 2.0), (far - near, 1.0)):
             for sym in syms:
-                if not kc.arch_only(sym):
-                    continue
-                where = {os.path.relpath(f, arch).split(os.sep, 1)[0]
-                         for f in kc.defined_in[sym]}
+                where = kc.arches(sym)
                 # MMU, ISA: the native architecture has them too
-                if where & set(native):
+                if not where or where & set(native):
                     continue
                 for a in where:
                     score[a] = score.get(a, 0) + weight / len(where)
-        return sorted(score, key=lambda a: (-score[a], a))
+        # rounded: a sum's last bits depend on the order of a set
+        return sorted(score, key=lambda a: (-round(score[a], 9), a))
 
     def dependencies(self, placement):
         """What the options selecting the object depend on (directly, and

@@ -203,7 +203,8 @@ class Scanner:
     def _plan(self, files, explicit, native=()):
         """Which files to check, grouped by module; the others with the
         reason."""
-        roots = {tree_root(f) for f in files}
+        roots = {tree_root(os.path.join(d, "x"))
+                 for d in {os.path.dirname(f) for f in files}}
         roots.discard(None)
         kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
                           kdir=self.kdir)

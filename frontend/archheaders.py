@@ -96,47 +96,45 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
     each of them (up to three) that has configured headers (for_arch(flags,
     arch) gives its flags, or None), or else with the first one's headers
     before KDIR's, so that its <asm/io.h> declares in_be32(). The first
-    clean try wins; else the last one, its error naming the architecture
-    tried."""
+    clean try wins; else the first try as another architecture (or the
+    last one), its error naming the architecture tried."""
     facts, err = run(flags)
     if not err:
         return facts, err
     ah = for_tree(tree) if tree else None
     facts, err, added = _missing_headers(ah, run, flags, [], path,
                                          generated, facts, err)
-    if err and archs and ah:
-        tried = []
-        for a in archs:
-            other = for_arch(flags, a) if for_arch else None
-            if not other:
-                continue
-            f2, e2 = run(other)
-            f2, e2, more = _missing_headers(
-                ah, run, other, ["-idirafter", os.path.join(
-                    ah.arch, a, "include")], path, generated, f2, e2)
-            if not e2:
-                return f2, e2
-            tried.append((f2, e2 + " (as %s)" % a))
-            if len(tried) == MAX_TRIES:
-                break
-        if tried:
-            return tried[0]
-        base = os.path.join(ah.arch, archs[0])
-        first = ["-I" + os.path.join(base, "include"),
-                 "-I" + os.path.join(base, "include", "uapi")]
-        f2, e2 = run(flags + first)
-        f2, e2, more = _missing_headers(
-            ah, run, flags + first,
-            ["-idirafter", os.path.join(base, "include")], path, generated,
-            f2, e2)
-        if not e2:
-            return f2, e2
-        return f2, e2 + " (with %s headers first)" % archs[0]
-    arch = [ah.arch_of(d) for d in added[1::2]
-            if ah and d.startswith(ah.arch + os.sep)]
-    if err and arch:
-        err += " (with %s headers)" % arch[0]
-    return facts, err
+    if not (err and archs and ah):
+        arch = [ah.arch_of(d) for d in added[1::2]
+                if ah and d.startswith(ah.arch + os.sep)]
+        if err and arch:
+            err += " (with %s headers)" % arch[0]
+        return facts, err
+
+    def attempt(other, arch):
+        f, e = run(other)
+        f, e, _ = _missing_headers(ah, run, other, ["-idirafter", os.path.join(
+            ah.arch, arch, "include")], path, generated, f, e)
+        return f, e
+
+    tried = []
+    for a in archs:
+        other = for_arch(flags, a) if for_arch else None
+        if not other:
+            continue
+        f, e = attempt(other, a)
+        if not e:
+            return f, e
+        tried.append((f, e + " (as %s)" % a))
+        if len(tried) == MAX_TRIES:
+            break
+    if tried:
+        return tried[0]
+    base = os.path.join(ah.arch, archs[0])
+    f, e = attempt(flags + ["-I" + os.path.join(base, "include"),
+                            "-I" + os.path.join(base, "include", "uapi")],
+                   archs[0])
+    return f, e and e + " (with %s headers first)" % archs[0]
 
 
 def _missing_headers(ah, run, flags, have, path, generated, facts, err):

@@ -22,9 +22,6 @@ def logical_lines(path):
     return [ln.split("#", 1)[0] for ln in text.split("\n")]
 
 
-_logical_lines = logical_lines
-
-
 class Kconfig:
     """The options of a kernel tree's Kconfig files (every architecture),
     and KDIR's .config."""
@@ -79,7 +76,7 @@ class Kconfig:
         sym = None
         blocks = []             # [kind, {symbols}] of open if/menu/choice
         help_indent = -1        # in a help text: its indentation (0: unknown)
-        for line in _logical_lines(path):
+        for line in logical_lines(path):
             if help_indent >= 0:
                 if not line.strip():
                     continue

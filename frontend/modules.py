@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 
-from .kconfig import logical_lines as _logical_lines
+from .kconfig import logical_lines
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
@@ -168,7 +168,7 @@ class DirInfo:
         # with None where the configuration cannot tell
         stack = []
         in_define = False
-        for line in _logical_lines(path):
+        for line in logical_lines(path):
             s = line.strip()
             word = s.split(None, 1)[0] if s else ""
             if in_define:

@@ -66,19 +66,11 @@ def corpus_options():
     """The corpus's own Kconfig options, as a build that enables them as
     modules sets them: make variables and the macros autoconf.h would
     hold (an out-of-tree build has no autoconf.h of its own)."""
-    syms = []
+    from frontend.kconfig import Kconfig
+    kc = Kconfig()
     for m in sorted(os.listdir(CORPUS)):
-        path = os.path.join(CORPUS, m, "Kconfig")
-        if not os.path.isfile(path):
-            continue
-        sym = None
-        with open(path) as f:
-            for ln in f:
-                w = ln.split()
-                if w[:1] == ["config"]:
-                    sym = "CONFIG_" + w[1]
-                elif sym and w[:1] == ["tristate"]:
-                    syms.append(sym)
+        kc.add_local(os.path.join(CORPUS, m))
+    syms = sorted(kc.tristate)
     return (["%s=m" % s for s in syms] +
             ["KCFLAGS=" + " ".join("-D%s_MODULE=1" % s for s in syms)])
 

@@ -15,6 +15,8 @@ def mach_types(tree):
     MACH_TYPE_ numbers and machine_is_*() (false unless the board's
     option is on, as on a build for another board)."""
     path = os.path.join(tree, "arch", "arm", "tools", "mach-types")
+    if not os.path.isfile(path):
+        return None
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = f.read().splitlines()
@@ -55,6 +57,8 @@ def make(tree, source, header):
     if "/" in header or header.startswith("."):
         return None
     shipped = os.path.join(os.path.dirname(source), header + "_shipped")
+    if not os.path.isfile(shipped):
+        return None
     try:
         with open(shipped, encoding="utf-8", errors="replace") as f:
             return f.read()

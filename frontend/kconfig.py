@@ -11,7 +11,10 @@ BRACE_REF = re.compile(r"\$\{([A-Za-z0-9_-]+)\}")
 
 def logical_lines(path):
     """A make or Kconfig file's lines, continuations joined, comments
-    cut."""
+    cut. Only a regular file is read: a FIFO named Kconfig in a scanned
+    tree would block the scan."""
+    if not os.path.isfile(path):
+        return []
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             text = f.read()
@@ -225,6 +228,8 @@ def _version(tree):
     """(VERSION, PATCHLEVEL) of a kernel tree's Makefile, or None."""
     v = {}
     try:
+        if not os.path.isfile(os.path.join(tree, "Makefile")):
+            raise OSError("not a regular file")
         with open(os.path.join(tree, "Makefile"), errors="replace") as f:
             for line in f:
                 m = re.match(r"^(VERSION|PATCHLEVEL) = (\d+)", line)

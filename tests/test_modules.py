@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Scanning a kernel source tree without kbuild: which files are module
 code (Makefile + Kconfig), and how composite objects make one module."""
+import json
 import os
 import shutil
+import subprocess
 import unittest
 
 from util import CORPUS, MODLIFE, TempDir, kdir, run, scan, write
@@ -65,6 +67,27 @@ class TreeScanTest(unittest.TestCase):
             self.assertEqual([(os.path.basename(s["file"]), s["reason"])
                               for s in result["skipped"]],
                              [("b.c", "bool-only"), ("c.c", "bool-only")])
+
+    def test_a_fifo_named_like_kconfig_or_a_header_does_not_block(self):
+        """A scanned tree is untrusted: a FIFO where a Kconfig file, a
+        sourced one or a *_shipped header would be is not read."""
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            root = os.path.dirname(os.path.dirname(d))
+            os.mkfifo(os.path.join(d, "Kconfig.fifo"))
+            write(os.path.join(root, "Kconfig"),
+                  'source "drivers/foo/Kconfig"\n'
+                  'source "drivers/foo/Kconfig.fifo"\n')
+            os.mkfifo(os.path.join(d, "foo_reg.h_shipped"))
+            prepend(os.path.join(d, "a.c"), '#include "foo_reg.h"\n')
+            res = subprocess.run(
+                [MODLIFE, "scan", "--no-cache", "--format", "json",
+                 "--cocci", "off", d], stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, timeout=300)
+            result = json.loads(res.stdout)
+            self.assertEqual(names(result), ["evq-fops.c:44"])
+            self.assertIn("unable to open 'foo_reg.h'",
+                          result["errors"][0]["message"])
 
     def test_one_file_of_a_composite_module_links_with_its_parts(self):
         with TempDir() as tmp:

@@ -36,7 +36,12 @@ class Kconfig:
         self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
         self.selects = {}       # "CONFIG_X" -> {"CONFIG_REGMAP_I2C", ...}
         self.valued = set()     # int, hex and string options
+        self._numeric = set()   # int and hex ones
         self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
+        self.choice_of = {}     # "CONFIG_X" -> its choice block's number
+        self.choice_default = {}    # choice number -> its first default
+        self._members_by, self._members_for = {}, 0
+        self._selected_by = None
         self._read = set()
         self._arches = {}
         self.config = {}
@@ -99,12 +104,16 @@ class Kconfig:
                 sym = "CONFIG_" + w[1]
                 self.defined_in.setdefault(sym, set()).add(path)
                 self.depends.setdefault(sym, set()).update(inherited)
+                if blocks and blocks[-1][0] == "choice":
+                    self.choice_of[sym] = blocks[-1][2]
             elif head in ("help", "---help---"):
                 help_indent = 0
             elif head in ("if", "menu", "choice"):
                 deps = _positive_symbols(" ".join(w[1:])) \
                     if head == "if" else set()
-                blocks.append([head, deps])
+                blocks.append([head, deps, len(self.choice_default)])
+                if head == "choice":
+                    self.choice_default[blocks[-1][2]] = None
                 sym = None
             elif head in ("endif", "endmenu", "endchoice"):
                 kind = head[3:]
@@ -122,6 +131,12 @@ class Kconfig:
                                        frozenset(inherited), depth + 1)
             elif head == "comment" or head == "mainmenu":
                 sym = None
+            elif not sym and head == "default" and len(w) > 1 and \
+                    blocks and blocks[-1][0] == "choice" and \
+                    self.choice_default[blocks[-1][2]] is None:
+                # the first default: what a fresh configuration picks
+                # where the first one's condition holds
+                self.choice_default[blocks[-1][2]] = "CONFIG_" + w[1]
             elif w[:2] == ["depends", "on"]:
                 deps = _positive_symbols(" ".join(w[2:]))
                 if sym:
@@ -132,10 +147,19 @@ class Kconfig:
                 self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
             elif sym and head in ("int", "hex", "string"):
                 self.valued.add(sym)
+                if head != "string":
+                    self._numeric.add(sym)
             elif sym and head == "default" and sym in self.valued and \
                     sym not in self.defaults and len(w) == 2 and \
                     re.fullmatch(r'-?\d+|0x[0-9a-fA-F]+|"[^"\\]*"', w[1]):
-                self.defaults[sym] = w[1]
+                # autoconf.h writes int and hex values bare, whatever the
+                # quoting in Kconfig ('default "128"')
+                v = w[1]
+                if sym in self._numeric and re.fullmatch(
+                        r'"(-?\d+|0x[0-9a-fA-F]+)"', v):
+                    v = v[1:-1]
+                if not (sym in self._numeric and v.startswith('"')):
+                    self.defaults[sym] = v
             elif sym and head in ("tristate", "def_tristate"):
                 self.tristate.add(sym)
             elif sym and head in ("bool", "def_bool"):
@@ -154,6 +178,37 @@ class Kconfig:
             path = os.path.join(directory, fn)
             if fn.startswith("Kconfig") and os.path.isfile(path):
                 self._read_kconfig(path, frozenset())
+                self._arches, self._selected_by = {}, None
+
+    def _members(self):
+        # choice number -> members; add_local() may add choices
+        if self._members_for != len(self.choice_of):
+            self._members_by = {}
+            for sym, cid in self.choice_of.items():
+                self._members_by.setdefault(cid, []).append(sym)
+            self._members_for = len(self.choice_of)
+        return self._members_by
+
+    def choice_defaults(self, options, tested=()):
+        """("CONFIG_X", "y") for the default member of each choice that
+        belongs to the options (its members depend on one of them) or
+        that the tested symbols are members of, where KDIR's .config sets
+        no member: a configuration always has one member of a visible
+        choice on (dwc2's mode, g_dbgp's output), so code that tests
+        them is not seen with all of them off."""
+        members = self._members()
+        wanted = {self.choice_of[t] for t in tested if t in self.choice_of}
+        for sym, cid in self.choice_of.items():
+            if cid not in wanted and self.depends.get(sym, set()) & \
+                    set(options):
+                wanted.add(cid)
+        out = []
+        for cid in sorted(wanted):
+            default = self.choice_default.get(cid)
+            if default in members[cid] and not any(
+                    self.config.get(m) in ("y", "m") for m in members[cid]):
+                out.append((default, "y"))
+        return out
 
     def _read_config(self, path):
         try:
@@ -190,14 +245,31 @@ class Kconfig:
 
     def arches(self, sym):
         """The arch/ subdirectories whose Kconfig files define sym, when
-        only architectures' do; else an empty set."""
+        only architectures' do, or else whose options select it, when only
+        architectures' options do (HAVE_ARM_SMCCC); else an empty set."""
         if sym not in self._arches:
-            arch = os.path.join(self.tree or "", "arch") + os.sep
-            self._arches[sym] = frozenset(
-                os.path.relpath(f, arch).split(os.sep, 1)[0]
-                for f in self.defined_in[sym]) if self.arch_only(sym) \
-                else frozenset()
+            self._arches[sym] = self._defining_arches(sym)
+            if not self._arches[sym]:
+                by = self._selectors().get(sym, ())
+                if by and all(self.arch_only(b) for b in by):
+                    self._arches[sym] = frozenset().union(
+                        *(self._defining_arches(b) for b in by))
         return self._arches[sym]
+
+    def _defining_arches(self, sym):
+        if not self.arch_only(sym):
+            return frozenset()
+        arch = os.path.join(self.tree or "", "arch") + os.sep
+        return frozenset(os.path.relpath(f, arch).split(os.sep, 1)[0]
+                         for f in self.defined_in[sym])
+
+    def _selectors(self):
+        if self._selected_by is None:
+            self._selected_by = {}
+            for sym, targets in self.selects.items():
+                for t in targets:
+                    self._selected_by.setdefault(t, set()).add(sym)
+        return self._selected_by
 
     def arch_only(self, sym):
         """True when only architectures' Kconfig files define sym."""

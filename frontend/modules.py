@@ -555,14 +555,21 @@ class ModuleMap:
                 text = f.read(1 << 22)
         except OSError:
             text = b""
+        tested = set()
         for m in set(CONFIG_WORD.findall(text)):
             sym = "CONFIG_" + m.decode()
             if sym.endswith("_MODULE") and sym[:-7] in kc.tristate:
                 sym = sym[:-7]
+            tested.add(sym)
             if sym in kc.tristate and kc.defined_in.get(sym, set()) & menus:
                 out.setdefault(sym, "m")
             elif sym in kc.defaults and sym not in kc.config:
                 out.setdefault(sym, kc.defaults[sym])
+        # one member of each choice is on in any configuration
+        for sym, v in kc.choice_defaults(placement.options, tested):
+            if not any(kc.choice_of.get(o) == kc.choice_of[sym]
+                       for o in out):
+                out[sym] = v
         return sorted((o, v) for o, v in out.items()
                       if kc.config.get(o) != v)
 
@@ -572,7 +579,8 @@ class ModuleMap:
         "if M68K"), other than the native ones, the likeliest first: a
         symbol of one architecture counts more than one many define
         (CPU_BIG_ENDIAN), and the options' own dependencies more than
-        those of their dependencies."""
+        those of their dependencies (three steps). A symbol only
+        architectures select (HAVE_ARM_SMCCC) counts for them."""
         kc = self.kconfig
         if not kc.tree:
             return []
@@ -582,8 +590,14 @@ class ModuleMap:
         far = set()
         for d in near:
             far |= kc.depends.get(d, set())
+        # a third step: vchiq needs RASPBERRYPI_FIRMWARE, which needs
+        # ARCH_BCM2835
+        farther = set()
+        for d in far - near:
+            farther |= kc.depends.get(d, set())
         score = {}
-        for syms, weight in ((near, 2.0), (far - near, 1.0)):
+        for syms, weight in ((near, 2.0), (far - near, 1.0),
+                             (farther - far - near, 0.5)):
             for sym in syms:
                 where = kc.arches(sym)
                 # MMU, ISA: the native architecture has them too

@@ -424,23 +424,66 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "config FOO_RATE\n\tint \"rate\"\n\tdefault 48000\n"
                   "config FOO_NAME\n\tstring \"name\"\n"
                   "\tdefault \"foo\"\n"
-                  "config FOO_DEP\n\tint\n\tdefault FOO_RATE\n")
+                  "config FOO_DEP\n\tint\n\tdefault FOO_RATE\n"
+                  "config FOO_QLEN\n\tint \"queue\"\n\tdefault \"128\"\n")
             write(os.path.join(d, "Makefile"),
                   "obj-$(CONFIG_FOO_A) += foo.o\nfoo-y := a.o\n"
                   "foo-$(CONFIG_FOO_CFM) += cfm.o\n")
             write(os.path.join(d, "cfm.c"),
                   "int rate = CONFIG_FOO_RATE; /* not CONFIG_FOO_DEP */\n"
-                  "const char *name = CONFIG_FOO_NAME;\n")
+                  "const char *name = CONFIG_FOO_NAME;\n"
+                  "static int queue[CONFIG_FOO_QLEN];\n"
+                  "int *q = queue;\n")
             mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             cfm = os.path.join(d, "cfm.c")
             self.assertEqual(mm.module_options(cfm, mm.resolve(cfm)), [
                 ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_CFM", "y"),
-                ("CONFIG_FOO_NAME", '"foo"'), ("CONFIG_FOO_RATE", "48000")])
+                ("CONFIG_FOO_NAME", '"foo"'), ("CONFIG_FOO_QLEN", "128"),
+                ("CONFIG_FOO_RATE", "48000")])
             a = os.path.join(d, "a.c")
             self.assertEqual(mm.module_options(a, mm.resolve(a)),
                              [("CONFIG_FOO_A", "m")])
             # and the parse sees them: no error
+            rc, result, err = scan([d])
+            self.assertEqual(result["errors"], [], err)
+
+    def test_the_default_member_of_the_modules_choice(self):
+        """Some member of a choice is on in every configuration: the
+        first default of a choice under the module's option is =y for
+        the parse (a header's struct members under "IS_ENABLED(HOST) ||
+        IS_ENABLED(DUAL)"), one member set by a part's option stays the
+        only one, and a choice the module has nothing to do with is left
+        alone."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\nif FOO_A\nchoice\n"
+                  "\tbool \"mode\"\n\tdefault FOO_DUAL if FOO_A\n"
+                  "\tdefault FOO_HOST\n"
+                  "config FOO_HOST\n\tbool \"host\"\n"
+                  "config FOO_DUAL\n\tbool \"dual\"\nendchoice\nendif\n"
+                  "choice\n\tbool \"other\"\n\tdefault BAR_X\n"
+                  "config BAR_X\n\tbool \"x\"\nendchoice\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_A) += foo.o\nfoo-y := a.o\n"
+                  "foo-$(CONFIG_FOO_HOST) += host.o\n")
+            write(os.path.join(d, "foo.h"),
+                  "struct foo {\n\tint id;\n"
+                  "#if IS_ENABLED(CONFIG_FOO_HOST) || "
+                  "IS_ENABLED(CONFIG_FOO_DUAL)\n\tint channels;\n#endif\n};\n")
+            write(os.path.join(d, "a.c"),
+                  "#include \"foo.h\"\n"
+                  "int foo_channels(struct foo *f)\n"
+                  "{\n\treturn f->channels;\n}\n")
+            write(os.path.join(d, "host.c"), "int foo_host;\n")
+            mm = self.modules.ModuleMap(self.Kconfig(
+                tree=root, kdir=kdir()))
+            a, host = os.path.join(d, "a.c"), os.path.join(d, "host.c")
+            self.assertEqual(mm.module_options(a, mm.resolve(a)), [
+                ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_DUAL", "y")])
+            self.assertEqual(mm.module_options(host, mm.resolve(host)), [
+                ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_HOST", "y")])
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
 
@@ -652,3 +695,39 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]),
                              ["powerpc", "arm", "mips"])
+
+    def test_symbols_architectures_select_and_a_third_step(self):
+        """A symbol only architectures' options select (HAVE_ARM_SMCCC)
+        names them; what the dependencies' dependencies need counts
+        too, less."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "\tdepends on HAVE_SMC\n"
+                  "config FOO_B\n\ttristate \"B\"\n\tdepends on FOO_FW\n"
+                  "config FOO_FW\n\ttristate \"fw\"\n"
+                  "\tdepends on FOO_SOC\n"
+                  "config FOO_SOC\n\tbool\n\tdepends on ARCH_FOO\n"
+                  "config HAVE_SMC\n\tbool\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_A) += a.o\n"
+                  "obj-$(CONFIG_FOO_B) += b.o\n")
+            write(os.path.join(d, "b.c"), "int b;\n")
+            write(os.path.join(root, "arch", "arm64", "Kconfig"),
+                  "config ARM64\n\tdef_bool y\n\tselect HAVE_SMC\n"
+                  "config ARCH_FOO\n\tbool\n")
+            write(os.path.join(root, "arch", "arm", "Kconfig"),
+                  "config ARM\n\tdef_bool y\n\tselect HAVE_SMC\n")
+            mm = self.modules.ModuleMap(self.Kconfig(
+                tree=root, kdir=kdir()))
+            for c, want in (("a.c", ["arm", "arm64"]), ("b.c", ["arm64"])):
+                place = mm.resolve(os.path.join(d, c))
+                self.assertEqual(mm.architectures(place, ["x86"]), want)
+            # x86 selecting it too: the native architecture has it
+            write(os.path.join(root, "arch", "x86", "Kconfig"),
+                  "config X86\n\tdef_bool y\n\tselect HAVE_SMC\n")
+            mm = self.modules.ModuleMap(self.Kconfig(
+                tree=root, kdir=kdir()))
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(mm.architectures(place, ["x86"]), [])

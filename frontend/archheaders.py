@@ -96,8 +96,9 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
     each of them (up to three) that has configured headers (for_arch(flags,
     arch) gives its flags, or None), or else with the first one's headers
     before KDIR's, so that its <asm/io.h> declares in_be32(). The first
-    clean try wins; else the first try as another architecture (or the
-    last one), its error naming the architecture tried."""
+    clean try wins (the likeliest architecture's arch/ headers are tried
+    when it has no configured ones, also after the others failed); else
+    the first try as another architecture, its error naming it."""
     facts, err = run(flags)
     if not err:
         return facts, err
@@ -128,12 +129,16 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
         tried.append((f, e + " (as %s)" % a))
         if len(tried) == MAX_TRIES:
             break
-    if tried:
+    if tried and for_arch and for_arch(flags, archs[0]):
         return tried[0]
+    # the likeliest architecture has no configured headers: its arch/
+    # headers before KDIR's (sparc's vcc.c, even where s390 has some)
     base = os.path.join(ah.arch, archs[0])
     f, e = attempt(flags + ["-I" + os.path.join(base, "include"),
                             "-I" + os.path.join(base, "include", "uapi")],
                    archs[0])
+    if e and tried:
+        return tried[0]
     return f, e and e + " (with %s headers first)" % archs[0]
 
 

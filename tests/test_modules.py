@@ -563,6 +563,42 @@ class OtherArchitectureTest(unittest.TestCase):
                           result["errors"][0]["message"])
 
 
+class FallbackOrderTest(KdirTree, unittest.TestCase):
+    def test_likeliest_architecture_without_configured_headers(self):
+        """The likeliest architecture (sparc) has no configured headers, a
+        less likely one (s390) has: after the s390 try fails, the file is
+        parsed with sparc's arch/ headers first, and that clean parse
+        wins; if it fails too, the configured try's error is the one
+        reported."""
+        from frontend import archheaders
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            root = os.path.dirname(os.path.dirname(d))
+            sparc = os.path.join(root, "arch", "sparc", "include")
+            os.makedirs(sparc)
+            tries = []
+
+            def run(flags):
+                tries.append(flags[-1])
+                if "-I" + sparc in flags and ok:
+                    return ["fact"], None
+                return [], "1:1: error: no vio_driver_state"
+
+            def for_arch(flags, arch):
+                return flags + ["--as-s390"] if arch == "s390" else None
+
+            for ok, want in ((True, (["fact"], None)),
+                             (False, ([], "1:1: error: no vio_driver_state"
+                                      " (as s390)"))):
+                del tries[:]
+                got = archheaders.parse_with_fallback(
+                    run, root, ["-DX"], os.path.join(d, "a.c"),
+                    ["sparc", "s390"], None, for_arch)
+                self.assertEqual(got, want)
+                self.assertEqual(tries[1], "--as-s390")
+                self.assertEqual(len(tries), 3)
+
+
 class DependencyOptionsTest(KdirTree, unittest.TestCase):
     def test_what_the_option_depends_on_is_on_for_the_parse(self):
         """depends on FOO_OF || COMPILE_TEST: both are =y for the parse

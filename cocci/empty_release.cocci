@@ -37,7 +37,7 @@
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 // Prefilter: module_exit; release
-// Prefilter-re: \bvoid\b[\w\s]*?\b(?P<r>\w+)\s*\(\s*(?:const\s+)?struct\s+(?:device|kobject)\s*\*\s*\w+\s*\)\s*\{(?:\s+|/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*\'|^[ \t]*#[^\n]*|;|return\s*;|\b(?:pr_\w+|printk\w*|dev_\w+)\s*\((?:/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*\'|[^;"'/]|/(?![*/]))*\)\s*;|(?:const\s+)?struct\s+\w+\s*\*\s*\w+\s*(?:=(?:/\*(?:[^*]|\*(?!/))*\*/|//[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*\'|[^;"'/]|/(?![*/]))*)?;)*\}
+// Prefilter-re: \bvoid\b[\w\s]*?\b(?P<r>\w+)\s*\(\s*(?:const\s+)?struct\s+(?:device|kobject)\s*\*\s*\w+\s*\)\s*\{(?:\s++|/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+\'|^[ \t]*#[^\n]*+|;|return\s*;|\b(?:pr_\w+|printk\w*|dev_\w+)\s*\((?:/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+\'|[^;"'/]|/(?![*/]))*\)\s*;|(?:const\s+)?struct\s+\w+\s*\*\s*\w+\s*(?:=(?:/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+\'|[^;"'/]|/(?![*/]))*)?;)*\}
 // Prefilter-and: \b(?:release|dev_release)\s*=\s*&?\s*@r@\b
 // Keywords: release, kobject, device, container_of, module unload
 

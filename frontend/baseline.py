@@ -3,11 +3,16 @@
 
 A finding's fingerprint is its rule, its file and the text of its line
 (white space folded), with an occurrence number among findings that share
-all three: it survives code moving up or down the file.
+all three: it survives code moving up or down the file. The file is named
+relative to the top of its tree (a kernel tree, or a git work tree), so
+that a baseline written in one directory holds in another.
 """
 import hashlib
 import json
 import os
+import tempfile
+
+VERSION = 2
 
 
 def _line_text(path, line, cache):
@@ -22,12 +27,38 @@ def _line_text(path, line, cache):
     return " ".join(text.split())
 
 
-def fingerprints(findings):
-    """[(finding, fingerprint)] in the findings' order."""
-    cache, seen, out = {}, {}, []
+def tree_path(path):
+    """path relative to the top of its tree: the nearest directory above
+    that is a kernel tree (arch/, scripts/) or holds .git; else its
+    directory's name and its own."""
+    path = os.path.realpath(path)
+    d = os.path.dirname(path)
+    while True:
+        if os.path.exists(os.path.join(d, ".git")) or (
+                os.path.isdir(os.path.join(d, "arch")) and
+                os.path.isdir(os.path.join(d, "scripts"))):
+            return os.path.relpath(path, d)
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return os.path.join(os.path.basename(os.path.dirname(path)),
+                        os.path.basename(path))
+
+
+def fingerprints(findings, version=VERSION):
+    """[(finding, fingerprint)] in the findings' order; version 1 named
+    files as displayed (relative to the directory of the run)."""
+    cache, seen, out, where = {}, {}, [], {}
     for f in findings:
         text = _line_text(f["file"], f["line"], cache)
-        base = "%s\0%s\0%s" % (f["rule"], f["file"], text)
+        if version == 1:
+            name = f["file"]
+        else:
+            if f["file"] not in where:
+                where[f["file"]] = tree_path(f["file"])
+            name = where[f["file"]]
+        base = "%s\0%s\0%s" % (f["rule"], name, text)
         n = seen.get(base, 0)
         seen[base] = n + 1
         fp = hashlib.sha1(("%s\0%d" % (base, n)).encode()).hexdigest()
@@ -36,25 +67,32 @@ def fingerprints(findings):
 
 
 def write(path, findings):
-    data = {"version": 1, "findings": [
-        {"rule": f["rule"], "file": f["file"], "fingerprint": fp}
+    data = {"version": VERSION, "findings": [
+        {"rule": f["rule"], "file": tree_path(f["file"]), "fingerprint": fp}
         for f, fp in fingerprints(findings)]}
-    tmp = path + ".tmp"
-    with open(tmp, "w") as out:
-        json.dump(data, out, indent=1, sort_keys=True)
-        out.write("\n")
-    os.replace(tmp, path)
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".modlife-baseline-")
+    try:
+        with os.fdopen(fd, "w") as out:
+            json.dump(data, out, indent=1, sort_keys=True)
+            out.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def load(path):
+    """The known findings: (version, {(rule, fingerprint)})."""
     with open(path) as f:
         data = json.load(f)
-    if not isinstance(data, dict) or data.get("version") != 1:
-        raise ValueError("not a modlife baseline (version 1)")
-    return {(e["rule"], e["file"], e["fingerprint"])
-            for e in data["findings"]}
+    if not isinstance(data, dict) or data.get("version") not in (1, 2):
+        raise ValueError("not a modlife baseline (version 1 or 2)")
+    return data["version"], {(e["rule"], e["fingerprint"])
+                             for e in data["findings"]}
 
 
 def subtract(findings, known):
-    return [f for f, fp in fingerprints(findings)
-            if (f["rule"], f["file"], fp) not in known]
+    version, keys = known
+    return [f for f, fp in fingerprints(findings, version)
+            if (f["rule"], fp) not in keys]

@@ -65,11 +65,15 @@ class FactCache:
         try:
             with open(self._path(key), encoding="utf-8") as f:
                 entry = json.load(f)
+            if not isinstance(entry["deps"], dict):
+                raise TypeError("not an entry of this version")
             for dep, h in entry["deps"].items():
                 if file_hash(dep) != h:
                     raise ValueError("stale")
             facts, err = entry["facts"], entry["error"]
-            if not all(isinstance(x, str) for x in facts) or \
+            if not isinstance(facts, list) or not all(
+                    isinstance(x, str) and sparse_engine.kind(x)
+                    for x in facts) or \
                     not isinstance(err, (str, type(None))):
                 raise TypeError("not an entry of this version")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -85,6 +89,7 @@ class FactCache:
         for f in sparse_engine.parse(facts, ("include",)):
             deps[f["file"]] = file_hash(f["file"])
         path = self._path(key)
+        tmp = None
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
@@ -92,7 +97,14 @@ class FactCache:
                 json.dump({"deps": deps, "facts": facts, "error": err}, f,
                           separators=(",", ":"))
             os.replace(tmp, path)
-        except OSError as e:
+        except BaseException as e:
+            if tmp:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            if not isinstance(e, OSError):
+                raise
             self.writable = False
             self.warn("cannot write the cache in %s (%s); going on without "
                       "it" % (self.dir, e.strerror or e))

@@ -130,6 +130,20 @@ def build_parser():
     return p
 
 
+def _unwritable(path):
+    """Why path cannot be written, before a scan that would be lost."""
+    if not path:
+        return None
+    if os.path.isdir(path):
+        return "is a directory"
+    if os.path.exists(path):
+        return None if os.access(path, os.W_OK) else "permission denied"
+    d = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(d):
+        return "no such directory"
+    return None if os.access(d, os.W_OK | os.X_OK) else "permission denied"
+
+
 def cmd_scan(a):
     from . import baseline, cache, diffbase
     from .link import LinkError
@@ -137,6 +151,12 @@ def cmd_scan(a):
     kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
+    for target in (a.output, a.write_baseline):
+        problem = _unwritable(target)
+        if problem:
+            sys.stderr.write("modlife: cannot write %s: %s\n"
+                             % (target, problem))
+            return 2
     try:
         known = baseline.load(a.baseline) if a.baseline else None
     except (OSError, ValueError, KeyError, TypeError) as e:
@@ -144,8 +164,8 @@ def cmd_scan(a):
                          % (a.baseline, e))
         return 2
     try:
-        touched = (diffbase.touched_lines(a.diff_base, a.paths)
-                   if a.diff_base else None)
+        if a.diff_base is not None:
+            diffbase.check(a.diff_base, a.paths)
         scanner = Scanner(kdir, a.jobs, rules, a.assume_module,
                           cocci=a.cocci, cache_dir=cache_dir,
                           progress=False if a.quiet else None,
@@ -169,7 +189,13 @@ def cmd_scan(a):
         baseline.write(a.write_baseline, result["findings"])
     if known is not None:
         result["findings"] = baseline.subtract(result["findings"], known)
-    if touched is not None:
+    if a.diff_base is not None:
+        try:
+            touched = diffbase.touched_lines(
+                a.diff_base, a.paths, {f["file"] for f in result["findings"]})
+        except diffbase.DiffError as e:
+            sys.stderr.write("modlife: %s\n" % e)
+            return 2
         result["findings"] = diffbase.keep_touched(result["findings"],
                                                    touched)
     out = open(a.output, "w") if a.output else sys.stdout
@@ -178,6 +204,10 @@ def cmd_scan(a):
     finally:
         if a.output:
             out.close()
+    st = scanner.stats
+    if scanner.input_errors or (st["checked"] and
+                                st["unchecked"] == st["checked"]):
+        return 2    # an input was not checked at all
     return 1 if result["findings"] else 0
 
 
@@ -267,7 +297,32 @@ def cmd_kb(a):
         return 2
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is, so that temporary files
+    and child processes are cleaned up on the way out."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
 def main(argv):
+    import signal
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:
+        pass                    # not the main thread (tests)
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        sys.stderr.write("modlife: interrupted\n")
+        return 130
+    except Terminated:
+        sys.stderr.write("modlife: terminated\n")
+        return 143
+
+
+def _main(argv):
     try:
         a = build_parser().parse_args(argv)
     except Usage as e:

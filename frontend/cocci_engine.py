@@ -5,6 +5,8 @@ import re
 import subprocess
 import tempfile
 
+from .staging import Staged
+
 REPORT = re.compile(r"^(.*?):(\d+):(\d+)-(\d+): (.*)$")
 TIMEOUT = int(os.environ.get("MODLIFE_SPATCH_TIMEOUT", "200"))
 
@@ -36,13 +38,19 @@ def _run_one(script, paths, timeout):
     findings, errors = [], []
     name = os.path.basename(script)
     with tempfile.TemporaryDirectory(prefix="modlife-cocci-") as tmp:
+        try:
+            staged = Staged(tmp, paths)
+        except OSError as e:
+            return [], [(p, "cannot stage for spatch: %s" % e.strerror)
+                        for p in paths]
         cmd = (["spatch", "-D", "report", "--very-quiet", "--no-show-diff"] +
                spatch_options(script) +
                ["--timeout", str(timeout), "--tmp-dir", tmp,
-                "--sp-file", script] + [os.path.abspath(p) for p in paths])
+                "--sp-file", script] + staged.paths)
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, cwd=tmp,
+                                 stdin=subprocess.DEVNULL,
                                  timeout=timeout * len(paths) + 30)
         except subprocess.TimeoutExpired:
             return [], [(p, "spatch %s timed out" % name) for p in paths]
@@ -52,18 +60,21 @@ def _run_one(script, paths, timeout):
     err = res.stderr.decode("utf-8", "replace")
     for line in out.splitlines():
         m = REPORT.match(line)
-        if m:
-            findings.append({"file": m.group(1), "line": int(m.group(2)),
+        if m and m.group(1) in staged.original:
+            findings.append({"file": staged.original[m.group(1)],
+                             "line": int(m.group(2)),
                              "column": int(m.group(3)) + 1,
                              "message": m.group(5), "script": name})
     for line in err.splitlines():
         m = re.search(r"EXN: (.*) in (\S+)", line)
         if m:
             what = "timed out" if "Timeout" in m.group(1) else m.group(1)
-            errors.append((m.group(2), "spatch %s: %s" % (name, what)))
+            errors.append((staged.original.get(m.group(2), m.group(2)),
+                           "spatch %s: %s" % (name, what)))
     if res.returncode != 0 and not errors:
         msg = (err.strip().splitlines() or ["exit %d" % res.returncode])[-1]
         if "Timeout" in msg:
             msg = "timed out after %d s" % timeout
-        errors += [(p, "spatch %s failed: %s" % (name, msg)) for p in paths]
+        errors += [(p, "spatch %s failed: %s" % (name, staged.unstage(msg)))
+                   for p in paths]
     return findings, errors

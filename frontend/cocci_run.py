@@ -24,6 +24,7 @@ import sys
 import tempfile
 
 from .cocci_engine import TIMEOUT, spatch_options
+from .staging import Staged, display
 
 
 class Prefilter:
@@ -133,10 +134,22 @@ def run(script, files, mode, jobs, out=None, err=None):
     err = err or sys.stderr
     if not files:
         return 0
+    cwd = os.getcwd() + os.sep
+
+    def show(path):
+        # paths as given: relative to the current directory when inside
+        path = os.path.abspath(path)
+        return path[len(cwd):] if path.startswith(cwd) else path
+
     with tempfile.TemporaryDirectory(prefix="modlife-cocci-") as tmp:
+        try:
+            staged = Staged(tmp, files)
+        except OSError as e:
+            err.write("modlife: cannot stage files for spatch: %s\n" % e)
+            return 2
         groups = os.path.join(tmp, "groups")
         with open(groups, "w") as f:
-            f.write("\n\n".join(os.path.abspath(p) for p in files) + "\n")
+            f.write("\n\n".join(staged.paths) + "\n")
         cmd = ["spatch", "-D", mode, "--very-quiet"]
         if mode in ("report", "org"):
             cmd.append("--no-show-diff")
@@ -146,16 +159,16 @@ def run(script, files, mode, jobs, out=None, err=None):
             "--sp-file", script, "--file-groups", groups]
         try:
             res = subprocess.run(cmd, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE, cwd=tmp)
+                                 stderr=subprocess.PIPE, cwd=tmp,
+                                 stdin=subprocess.DEVNULL)
         except OSError as e:
             err.write("modlife: cannot run spatch: %s\n" % e)
             return 2
-    cwd = os.getcwd() + os.sep
     for line in res.stdout.decode("utf-8", "replace").splitlines():
-        # paths as given: relative to the current directory when inside
-        out.write(line.replace(cwd, "") + "\n")
+        out.write(display(staged.unstage(line, show)) + "\n")
     for line in res.stderr.decode("utf-8", "replace").splitlines():
         if line.strip():
             err.write("modlife: spatch %s: %s\n" %
-                      (os.path.basename(script), line))
+                      (os.path.basename(script),
+                       display(staged.unstage(line, show))))
     return res.returncode

@@ -4,18 +4,25 @@
 Each file is patched in a private copy by every script in turn; if the
 result differs, the diff is printed and (unless --dry-run) the file is
 replaced atomically: written beside it, then renamed over it, keeping its
-mode. A file no script changes is never touched; a spatch that fails or
-times out leaves its file as it was and is reported.
+mode, owner, extended attributes and CRLF line ends; a symbolic link's
+target is what changes. A file no script changes is never touched. One
+that changed while it was being fixed, has hard links, is read-only, or
+whose spatch failed or timed out is left as it was and reported.
 """
 import difflib
+import hashlib
 import os
-import shutil
+import re
+import stat
 import subprocess
 import tempfile
 
 from . import paths
 from .cocci_engine import TIMEOUT, spatch_options
 from .rules import RULES
+from .staging import display, staged_name
+
+TEMP_NAME = re.compile(r"\.modlife-fix-(\d+)-[0-9a-f]+\Z")
 
 
 def scripts(rules):
@@ -28,13 +35,13 @@ def scripts(rules):
     return out
 
 
-def fix_file(path, sps, timeout=None):
-    """Returns (new text or None, error or None)."""
+def fix_file(path, sps, original, timeout=None):
+    """The fixed text of path, whose bytes are original: (new text or
+    None, error or None)."""
     timeout = timeout or TIMEOUT
-    with open(path, "rb") as f:
-        original = f.read()
     with tempfile.TemporaryDirectory(prefix="modlife-fix-") as tmp:
-        copy = os.path.join(tmp, os.path.basename(path))
+        # spatch passes names to /bin/sh: only a name chosen here
+        copy = os.path.join(tmp, staged_name(path))
         with open(copy, "wb") as f:
             f.write(original)
         for sp in sps:
@@ -44,6 +51,7 @@ def fix_file(path, sps, timeout=None):
             try:
                 res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=tmp,
+                                     stdin=subprocess.DEVNULL,
                                      timeout=timeout + 30)
             except subprocess.TimeoutExpired:
                 return None, "spatch %s timed out" % os.path.basename(sp)
@@ -61,18 +69,131 @@ def fix_file(path, sps, timeout=None):
     return (new if new != original else None), None
 
 
-def write_atomic(path, data):
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".modlife-fix-")
+class Unchanged(Exception):
+    """A file fix leaves as it was; the message says why."""
+
+
+def snapshot(path):
+    """What must still hold when the new text replaces the file: the same
+    inode, size, modification time and bytes."""
+    st = os.stat(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
+            hashlib.sha256(data).digest()), data
+
+
+def writable_target(path):
+    """The file a fix of path writes: a symbolic link's target (the link
+    stays). Raises Unchanged where a rename would do harm."""
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    if not stat.S_ISREG(st.st_mode):
+        raise Unchanged("not a regular file")
+    if st.st_nlink > 1:
+        raise Unchanged("has %d hard links, which a rewrite would split"
+                        % st.st_nlink)
+    if not st.st_mode & stat.S_IWUSR:
+        raise Unchanged("is read-only (mode %o)" % stat.S_IMODE(st.st_mode))
+    return real
+
+
+def _stale_temps(d):
+    """Removes our temporary files in d whose process is gone (a fix
+    killed between creating and renaming one)."""
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    for n in names:
+        m = TEMP_NAME.match(n)
+        if not m:
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+            continue                    # still running
+        except ProcessLookupError:
+            pass
+        except (PermissionError, OverflowError, ValueError):
+            continue
+        try:
+            os.unlink(os.path.join(d, n))
+        except OSError:
+            pass
+
+
+def _copy_attributes(src_st, real, fd):
+    os.fchmod(fd, stat.S_IMODE(src_st.st_mode))
+    try:
+        os.fchown(fd, src_st.st_uid, src_st.st_gid)
+    except PermissionError:
+        pass                # not ours to give away: stays the caller's
+    try:
+        names = os.listxattr(real)
+    except OSError:
+        names = []
+    for n in names:
+        try:
+            os.setxattr(fd, n, os.getxattr(real, n))
+        except OSError:
+            pass
+
+
+def _link_unnamed(fd, name):
+    """Gives the O_TMPFILE file fd a name (os.link() does not follow
+    /proc/self/fd links)."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    at_fdcwd, at_symlink_follow = -100, 0x400
+    if libc.linkat(at_fdcwd, os.fsencode("/proc/self/fd/%d" % fd), at_fdcwd,
+                   os.fsencode(name), at_symlink_follow) != 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), name)
+
+
+def write_atomic(path, data, before=None):
+    """Replaces path's target with data by a rename in its directory,
+    keeping mode, owner and extended attributes. With before (from
+    snapshot()), raises Unchanged if the file changed since."""
+    real = writable_target(path)
+    d = os.path.dirname(real)
+    _stale_temps(d)
+    st = os.stat(real)
+    name = os.path.join(d, ".modlife-fix-%d-%s" % (os.getpid(),
+                                                  os.urandom(4).hex()))
+    try:
+        # unnamed until linked: a kill before the link leaves nothing
+        fd = os.open(d, os.O_TMPFILE | os.O_WRONLY, 0o600)
+        unnamed = True
+    except (AttributeError, OSError):
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        unnamed = False
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        shutil.copymode(path, tmp)
-        os.replace(tmp, path)
+            f.flush()
+            _copy_attributes(st, real, f.fileno())
+            os.fsync(f.fileno())
+            if before is not None and snapshot(real)[0] != before:
+                raise Unchanged("changed while it was being fixed")
+            if unnamed:
+                _link_unnamed(f.fileno(), name)
+        os.replace(name, real)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
         raise
+
+
+def line_endings_like(old, new):
+    """new with CRLF line ends if old has only those (spatch writes the
+    lines it adds with LF)."""
+    n = old.count(b"\n")
+    if n and old.count(b"\r\n") == n:
+        return new.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    return new
 
 
 def diff(path, old, new):
@@ -82,25 +203,35 @@ def diff(path, old, new):
 
 
 def run(files, rules, dry_run, out, err):
-    """Returns (files changed, errors)."""
+    """Returns (files changed, errors). A file that cannot be fixed
+    safely is reported and left as it was; the others go on."""
     sps = scripts(rules)
     changed, errors = 0, 0
     for path in files:
+        shown = display(path)
         try:
-            new, problem = fix_file(path, sps)
+            before, old = snapshot(path)
+            if not dry_run:
+                writable_target(path)
+            new, problem = fix_file(path, sps, old)
+            if new is not None:
+                new = line_endings_like(old, new)
+                rel = os.path.relpath(path)
+                out.write(diff(display(path if rel.startswith("..")
+                                       else rel), old, new))
+                if not dry_run:
+                    write_atomic(path, new, before)
+        except Unchanged as e:
+            problem = str(e)
         except OSError as e:
-            new, problem = None, str(e)
+            problem = "%s%s" % (e.strerror or e,
+                                " (%s)" % display(e.filename)
+                                if e.filename and e.filename != path else "")
         if problem:
-            err.write("%s: error: %s; file left as it was\n" % (path, problem))
+            err.write("%s: error: %s; file left as it was\n"
+                      % (shown, problem))
             errors += 1
             continue
-        if new is None:
-            continue
-        with open(path, "rb") as f:
-            old = f.read()
-        rel = os.path.relpath(path)
-        out.write(diff(path if rel.startswith("..") else rel, old, new))
-        if not dry_run:
-            write_atomic(path, new)
-        changed += 1
+        if new is not None:
+            changed += 1
     return changed, errors

@@ -9,15 +9,19 @@ import re
 BRACE_REF = re.compile(r"\$\{([A-Za-z0-9_-]+)\}")
 
 
+MAX_FILE = 4 << 20
+
+
 def logical_lines(path):
     """A make or Kconfig file's lines, continuations joined, comments
     cut. Only a regular file is read: a FIFO named Kconfig in a scanned
-    tree would block the scan."""
+    tree would block the scan, and only its first 4 MiB (the largest
+    Kconfig file of a kernel tree is under 100 KiB)."""
     if not os.path.isfile(path):
         return []
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+            text = f.read(MAX_FILE)
     except OSError:
         return []
     text = text.replace("\\\n", " ")

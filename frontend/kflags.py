@@ -22,13 +22,20 @@ class KbuildError(Exception):
     pass
 
 
-def _cache_path(kdir):
+PROBE_TIMEOUT = 300
+
+
+def user_cache_dir():
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
         os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "modlife")
+
+
+def _cache_path(kdir, cache_dir):
     st = os.stat(os.path.join(kdir, "Makefile"))
     key = "%s:%d" % (os.path.realpath(kdir), int(st.st_mtime))
     digest = hashlib.sha1(key.encode()).hexdigest()[:16]
-    return os.path.join(base, "modlife", "kflags-%s.json" % digest)
+    return os.path.join(cache_dir, "kflags-%s.json" % digest)
 
 
 def _capture(kdir):
@@ -45,8 +52,17 @@ def _capture(kdir):
         os.chmod(check, 0o755)
         cmd = ["make", "-s", "-C", kdir, "M=" + tmp, "C=2",
                "CHECK=" + check, "probe.o"]
-        res = subprocess.run(cmd, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True)
+        try:
+            # a KDIR whose make asks questions must not wait for an answer
+            res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True,
+                                 stdin=subprocess.DEVNULL,
+                                 timeout=PROBE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise KbuildError("kbuild in %s did not finish in %d s"
+                              % (kdir, PROBE_TIMEOUT))
+        except OSError as e:
+            raise KbuildError("cannot run make: %s" % e)
         if not os.path.exists(out):
             raise KbuildError("kbuild in %s did not run the checker: %s"
                               % (kdir, res.stdout.strip()[-400:]))
@@ -79,21 +95,29 @@ def _absolutize(cwd, args):
     return out
 
 
-def kernel_flags(kdir):
-    """The checker flags for KDIR, from the cache when possible."""
+def kernel_flags(kdir, cache_dir=""):
+    """The checker flags for KDIR, from the cache when possible: in
+    cache_dir, by default the user's cache; None: no cache."""
     if not kdir or not os.path.isfile(os.path.join(kdir, "Makefile")):
         raise KbuildError("no configured kernel tree at %s (set KDIR=)"
                           % kdir)
+    if cache_dir == "":
+        cache_dir = user_cache_dir()
+    path = _cache_path(kdir, cache_dir) if cache_dir else None
     try:
-        path = _cache_path(kdir)
-        with open(path) as f:
-            data = json.load(f)
-        if isinstance(data, list) and all(isinstance(a, str) for a in data):
-            return data
+        if path:
+            with open(path) as f:
+                data = json.load(f)
+            if isinstance(data, list) and all(isinstance(a, str)
+                                              for a in data):
+                return data
     except (OSError, ValueError):
         pass
     cwd, args = _capture(kdir)
     flags = _absolutize(cwd, args)
+    if not path:
+        return flags
+    tmp = None
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
@@ -101,20 +125,29 @@ def kernel_flags(kdir):
             json.dump(flags, f)
         os.replace(tmp, path)
     except OSError:
-        pass        # a read-only cache only costs time
+        # a read-only cache only costs time
+        if tmp and os.path.exists(tmp):
+            os.unlink(tmp)
     return flags
+
+
+def _c_name(name):
+    """kbuild's name-fix, and no character that could end the string
+    literal or the line: a file name is not trusted."""
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def file_flags(base, path, module, modname):
     """Flags for one source file, as kbuild would pass them."""
     flags = list(base)
     flags.append("-I" + os.path.dirname(os.path.abspath(path)))
+    modname = _c_name(modname)
     if module:
         flags.append("-DMODULE")
     else:
         # built-in objects name their file for modules.builtin
         flags.append('-DKBUILD_MODFILE="%s"' % modname)
-    name = os.path.splitext(os.path.basename(path))[0]
+    name = _c_name(os.path.splitext(os.path.basename(path))[0])
     flags.append('-DKBUILD_BASENAME="%s"' % name)
     flags.append('-DKBUILD_MODNAME="%s"' % modname)
     flags.append("-D__KBUILD_MODNAME=kmod_%s" % modname)

@@ -31,6 +31,8 @@ def _add_fix(m):
     if m.group(1) == "addprefix":
         return " ".join(fix + w for w in words)
     return " ".join(w + fix for w in words)
+# characters one expansion may produce, all levels together
+EXPAND_BUDGET = 1 << 20
 COND = re.compile(r"^\s*(ifdef|ifndef|ifeq|ifneq)\s+(.*)$")
 
 
@@ -135,15 +137,19 @@ class DirInfo:
             path = os.path.join(directory, name)
             if os.path.isfile(path):
                 self.found = True
+                self._included = {os.path.realpath(path)}
                 self._parse(path, 0)
                 break
 
-    def expand(self, text, depth=0, seen=()):
+    def expand(self, text, depth=0, seen=(), budget=None):
         """Expands $(src), $(obj) (the directory relative to the top, as
         kbuild has them), $(srctree), $(objtree) and the file's own
         simple variables; other references are left for the caller to
-        drop."""
+        drop. The work is bounded: variables that refer to others several
+        times grow exponentially with depth."""
         rel = os.path.relpath(self.dir, self.root)
+        if budget is None:
+            budget = [EXPAND_BUDGET]
 
         def sub(m):
             name = m.group(1)
@@ -151,9 +157,13 @@ class DirInfo:
                 return rel
             if name in ("srctree", "objtree"):
                 return self.root
+            if budget[0] <= 0:
+                return ""
             if name in self.vars and name not in seen and depth < 8:
-                return self.expand(self.vars[name], depth + 1,
-                                   seen + (name,))
+                out = self.expand(self.vars[name], depth + 1,
+                                  seen + (name,), budget)
+                budget[0] -= len(out) + 1
+                return out
             return m.group(0)
         text = VAR_REF.sub(sub, text)[:65536]
         # $(addprefix libxfs/,xfs_ag.o ...), as fs/xfs names its parts
@@ -206,7 +216,11 @@ class DirInfo:
             if word in ("include", "-include", "sinclude") and depth < 4:
                 for inc in self.expand(s.split(None, 1)[1]).split()[:64]:
                     inc = os.path.join(self.root, inc)
-                    if "$(" not in inc and os.path.isfile(inc):
+                    # each file once: a Makefile including itself (or
+                    # two each other) would take exponential time
+                    if "$(" not in inc and os.path.isfile(inc) and \
+                            os.path.realpath(inc) not in self._included:
+                        self._included.add(os.path.realpath(inc))
                         self._parse(inc, depth + 1)
                 continue
             m = ASSIGN.match(line)

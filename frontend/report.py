@@ -1,32 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Output formats: gcc-style text, JSON and SARIF 2.1.0."""
 import json
-import re
 import os
+import re
+import urllib.parse
 
 from . import VERSION, paths
 from .modules import REASONS
 from .rules import RULES, doc_page
+from .staging import display
 
 
 def text(result, out, err):
+    # one report line per finding, whatever a file name holds
+    d = display
     # a skipped file is named when the user named it; --stats counts all
     for s in result.get("skipped", []):
         if s.get("named"):
             err.write("%s: note: not checked: %s (%s)\n" % (
-                s["file"], s["reason"], REASONS.get(s["reason"], "")))
+                d(s["file"]), s["reason"], REASONS.get(s["reason"], "")))
     for f in result["findings"]:
         out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
-            f["file"], f["line"], f["column"], f["severity"], f["message"],
-            f["rule"]))
+            d(f["file"]), f["line"], f["column"], f["severity"],
+            d(f["message"]), f["rule"]))
     for e in result["errors"]:
-        msg = e["message"]
+        msg = d(e["message"])
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
-            err.write("%s:%s\n" % (e["file"], msg))
+            err.write("%s:%s\n" % (d(e["file"]), msg))
         elif re.match(r"^\S+:\d+:\d+: error: ", msg):     # in a header
-            err.write("%s: %s\n" % (e["file"], msg))
+            err.write("%s: %s\n" % (d(e["file"]), msg))
         else:
-            err.write("%s: error: %s\n" % (e["file"], msg))
+            err.write("%s: error: %s\n" % (d(e["file"]), msg))
 
 
 def _skipped(result):
@@ -53,6 +57,25 @@ def _help_text(rule):
     return RULES[rule]["summary"]
 
 
+def _file_uri(path):
+    """An absolute file: URI, percent-encoded from the path's bytes."""
+    return "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path)))
+
+
+def _location(path):
+    """SARIF artifactLocation: relative to %SRCROOT% (the directory of
+    the run) when inside it, percent-encoded."""
+    rel = os.path.relpath(os.path.abspath(path))
+    if rel.startswith(".."):
+        return {"uri": _file_uri(path)}
+    return {"uri": urllib.parse.quote(os.fsencode(rel)),
+            "uriBaseId": "%SRCROOT%"}
+
+
+def _help_uri(rule):
+    return _file_uri(os.path.join(paths.ROOT, doc_page(rule)))
+
+
 def sarif(result, out, err):
     rules = sorted(RULES)
     index = {r: i for i, r in enumerate(rules)}
@@ -60,6 +83,8 @@ def sarif(result, out, err):
         "version": "2.1.0",
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "runs": [{
+            "originalUriBaseIds": {"%SRCROOT%": {
+                "uri": _file_uri(os.getcwd()) + "/"}},
             "tool": {"driver": {
                 "name": "modlife",
                 "version": VERSION,
@@ -70,7 +95,7 @@ def sarif(result, out, err):
                     "fullDescription": {"text": RULES[r]["summary"]},
                     "help": {"text": _help_text(r),
                              "markdown": _help_text(r)},
-                    "helpUri": doc_page(r),
+                    "helpUri": _help_uri(r),
                     "defaultConfiguration": {"level": "warning"},
                 } for r in rules],
             }},
@@ -78,9 +103,9 @@ def sarif(result, out, err):
                 "ruleId": f["rule"],
                 "ruleIndex": index[f["rule"]],
                 "level": "warning",
-                "message": {"text": f["message"]},
+                "message": {"text": display(f["message"])},
                 "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": f["file"]},
+                    "artifactLocation": _location(f["file"]),
                     "region": {"startLine": f["line"],
                                "startColumn": f["column"]}}}],
                 "properties": {"engine": f["engine"]},
@@ -89,15 +114,15 @@ def sarif(result, out, err):
                 "executionSuccessful": True,
                 "toolExecutionNotifications": [{
                     "level": "error",
-                    "message": {"text": e["message"]},
+                    "message": {"text": display(e["message"])},
                     "locations": [{"physicalLocation": {
-                        "artifactLocation": {"uri": e["file"]}}}],
+                        "artifactLocation": _location(e["file"])}}],
                 } for e in result["errors"]] + [{
                     "level": "note",
                     "message": {"text": "not checked: %s (%s)" % (
                         s["reason"], REASONS.get(s["reason"], ""))},
                     "locations": [{"physicalLocation": {
-                        "artifactLocation": {"uri": s["file"]}}}],
+                        "artifactLocation": _location(s["file"])}}],
                     "properties": {"reason": s["reason"]},
                 } for s in _skipped(result)],
             }],

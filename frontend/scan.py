@@ -52,7 +52,15 @@ def collect(targets, errors):
             errors.append({"file": t, "message": "no such file or directory"})
             continue
         visited = set()
-        for dirpath, dirnames, filenames in os.walk(t, followlinks=True):
+        before = len(out)
+
+        def unreadable(e):
+            errors.append({"file": e.filename or t, "message":
+                           "cannot read the directory: %s"
+                           % (e.strerror or e)})
+
+        for dirpath, dirnames, filenames in os.walk(t, followlinks=True,
+                                                    onerror=unreadable):
             real = os.path.realpath(dirpath)
             if real in visited:     # a symlink loop
                 dirnames[:] = []
@@ -65,6 +73,21 @@ def collect(targets, errors):
                     p = os.path.join(dirpath, fn)
                     if os.path.isfile(p):
                         add(p)
+        if len(out) == before and not any(e["file"] == t for e in errors):
+            errors.append({"file": t, "message": "no C source file (.c) "
+                           "here to check"})
+    return out
+
+
+def _local_dirs(own):
+    """The checker's --modlife-local-dir for the module's own -I
+    directories: the cache must see their headers change."""
+    out, take = [], False
+    for a in own:
+        d = a if take else (a[2:] if a.startswith("-I") else None)
+        take = a == "-I"
+        if d:
+            out.append("--modlife-local-dir=" + os.path.abspath(d))
     return out
 
 
@@ -197,7 +220,12 @@ class Scanner:
             raise ScanError("modlife-sparse is not built (run make)")
         if not self.kb:
             raise ScanError("no owner knowledge file (kb/owner-reads.tsv)")
-        self.cache = FactCache(cache_dir, [self.binary, self.kb], self.warn)
+        # what decides a file's parse besides its flags: the checker, its
+        # knowledge, and how failed parses are tried again
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.cache = FactCache(cache_dir, [self.binary, self.kb] + [
+            os.path.join(here, m) for m in ("archheaders.py",
+                                            "genheaders.py")], self.warn)
         self.stats = {}
 
     def _plan(self, files, explicit, native=()):
@@ -239,7 +267,9 @@ class Scanner:
         cwd = os.getcwd()
         errors = []
         files = collect(targets, errors)
-        flags = kflags.kernel_flags(self.kdir)
+        # named inputs that could not be checked at all
+        self.input_errors = len(errors)
+        flags = kflags.kernel_flags(self.kdir, self.cache_dir)
         explicit = [os.path.abspath(t) for t in targets
                     if os.path.isfile(t) and t.endswith(".c")]
         info, modules, skipped, options = self._plan(
@@ -248,7 +278,7 @@ class Scanner:
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
-        findings, failed = [], []
+        findings, failed, cocci_checked = [], [], set()
         link_seconds, t_start = 0.0, time.time()
         progress = Progress(len(info), self.progress)
         scripts = self._scripts() if self.cocci != "off" else []
@@ -261,18 +291,26 @@ class Scanner:
                 return None
             return kflags.arch_flags(fl, self.kdir, arch, arch_kdirs[arch])
 
-        def work(f, fl, ck, archs):
+        def work(f, fl, ck, kf, archs):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them)."""
             hit = self.cache.get(ck)
             if hit is not None:
                 return hit
+            transient = []
+
+            def run(flags):
+                facts, err = sparse_engine.run(self.binary, self.kb, flags, f)
+                if isinstance(err, sparse_engine.Transient):
+                    transient.append(err)
+                return facts, err
+
             facts, err = archheaders.parse_with_fallback(
-                lambda flags: sparse_engine.run(self.binary, self.kb, flags,
-                                                f),
-                self.mmap.tree_of(f), fl, f, archs, overlay.generated,
+                run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
                 for_arch)
-            self.cache.put(ck, facts, err)
+            # only what a finished run said about the bytes it read
+            if not transient and self.cache.key(f, kf) == ck:
+                self.cache.put(ck, facts, err)
             return facts, err
 
         def items():
@@ -295,16 +333,17 @@ class Scanner:
                     if f is None:
                         return
                     modname = info[f][0]
-                    fl = kflags.file_flags(flags, f, True, modname) + \
-                        self.mmap.flags(f, os.path.dirname(info[f][1])) + \
-                        overlay.flags(options[f][0])
+                    own = self.mmap.flags(f, os.path.dirname(info[f][1]))
+                    fl = kflags.file_flags(flags, f, True, modname) + own + \
+                        overlay.flags(options[f][0]) + _local_dirs(own)
                     archs = options[f][1]
                     # the architectures tried after a failure decide too
-                    ck = self.cache.key(f, fl + ["--arch=%s%s" % (
+                    kf = fl + ["--arch=%s%s" % (
                         a, "=" + arch_kdirs[a] if a in arch_kdirs else "")
-                        for a in archs])
-                    futs[pool.submit(work, f, fl, ck, archs)] = ("sparse", f,
-                                                                 ck)
+                        for a in archs]
+                    ck = self.cache.key(f, kf)
+                    futs[pool.submit(work, f, fl, ck, kf, archs)] = (
+                        "sparse", f, ck)
                     if self.cocci == "all" and f in requested:
                         futs[pool.submit(cocci_engine.run_report, scripts,
                                          [f])] = ("cocci", f, None)
@@ -317,6 +356,8 @@ class Scanner:
                         kind, f, ck = futs.pop(fut)
                         if kind == "cocci":
                             found, errs = fut.result()
+                            if not errs:
+                                cocci_checked.add(f)
                             self._cocci_results(found, errs, failed, requested,
                                                 findings, errors, cwd)
                             continue
@@ -372,6 +413,8 @@ class Scanner:
         self.stats = {"files": len(files), "checked": len(info),
                       "skipped": len(skipped), "reasons": reasons,
                       "failed": len(failed),
+                      # neither engine checked them
+                      "unchecked": len(set(failed) - cocci_checked),
                       "cache_hits": self.cache.hits,
                       "seconds": time.time() - t_start,
                       "link_seconds": link_seconds}

@@ -6,6 +6,7 @@ back to the checker unchanged, and only the few kinds the front end looks
 at (tu, error, include) are parsed, by kind() and parse()."""
 import json
 import os
+import signal
 import subprocess
 
 
@@ -32,6 +33,16 @@ def parse(lines, kinds=None):
     return out
 
 
+class Transient(str):
+    """An error of this run, not of the file (a timeout, a signal from
+    outside): not to be cached."""
+
+
+# killed from outside (Ctrl-C, kill, the memory limit), not crashed
+INTERRUPTED = {signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP,
+               signal.SIGQUIT, signal.SIGPIPE}
+
+
 def run(binary, kb, flags, path, timeout=300):
     """Returns (fact lines, error message or None)."""
     cmd = [binary, "--modlife-quiet", "--modlife-facts=-",
@@ -40,9 +51,9 @@ def run(binary, kb, flags, path, timeout=300):
         res = subprocess.run(cmd, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return [], "sparse timed out after %d s" % timeout
+        return [], Transient("sparse timed out after %d s" % timeout)
     except OSError as e:
-        return [], "cannot run %s: %s" % (binary, e)
+        return [], Transient("cannot run %s: %s" % (binary, e))
     lines = [ln for ln in res.stdout.decode("utf-8", "replace").splitlines()
              if kind(ln)]
     if len(lines) > 1 and '"fatal":1' in lines[-1]:
@@ -65,4 +76,6 @@ def run(binary, kb, flags, path, timeout=300):
     if res.returncode != 0 and not err:
         err = (res.stderr.decode("utf-8", "replace").strip().splitlines()
                or ["modlife-sparse exited with %d" % res.returncode])[0]
+        if -res.returncode in INTERRUPTED:
+            err = Transient(err)
     return lines, err

@@ -13,6 +13,8 @@
  *   --modlife-parse-errors print sparse's first error of a file
  *   --modlife-werror       exit 1 when a finding was printed
  *   --modlife-experimental also print the experimental rules' findings
+ *   --modlife-local-dir=DIR headers under DIR are the module's own (the
+ *                          front end's cache depends on them)
  *   --modlife-link [FILE...] decide facts files as one module (link.c);
  *                          no FILE: modules on stdin, each ended by
  *                          {"k":"end"}; prints the findings that stand
@@ -246,9 +248,21 @@ static void catch_crashes(void)
 	sigaction(SIGILL, &sa, NULL);
 }
 
+/* -I directories of the module itself ("ccflags-y += -I$(src)/inc") */
+static const char *local_dirs[32];
+static int nr_local_dirs;
+
+static int under(const char *name, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	return !strncmp(name, dir, len) && name[len] == '/';
+}
+
 /*
  * Headers that are not reached through the kernel's -I directories (the
- * module's own, "../foo.h"): the front end's cache must see them change.
+ * module's own, "../foo.h", those of --modlife-local-dir): the front end's
+ * cache must see them change.
  */
 static void emit_local_includes(char **args, int nargs, const char *file)
 {
@@ -260,11 +274,13 @@ static void emit_local_includes(char **args, int nargs, const char *file)
 	own = dirname(buf);
 	for (i = 0; i < input_stream_nr; i++) {
 		const char *name = stream_name(i);
-		int kernel = 0;
+		int kernel = 0, local = 0;
 
 		if (!name || name[0] == '<' || !strcmp(name, file))
 			continue;
-		for (j = 0; j < nargs && !kernel; j++) {
+		for (j = 0; j < nr_local_dirs && !local; j++)
+			local = under(name, local_dirs[j]);
+		for (j = 0; j < nargs && !kernel && !local; j++) {
 			const char *d = args[j];
 
 			if (strncmp(d, "-I", 2) || !strcmp(d + 2, own))
@@ -349,6 +365,10 @@ int main(int argc, char **argv)
 			werror = 1;
 		else if (!strcmp(a, "--modlife-experimental"))
 			show_experimental = 1;
+		else if (!strncmp(a, "--modlife-local-dir=", 20)) {
+			if (nr_local_dirs < 32)
+				local_dirs[nr_local_dirs++] = a + 20;
+		}
 		else if (!strncmp(a, "--modlife-", 10)) {
 			fprintf(stderr, "modlife-sparse: unknown option %s\n", a);
 			return 2;

@@ -130,7 +130,8 @@ class BadInputTest(unittest.TestCase):
             write(os.path.join(tmp, "notes.txt"), "hello\n")
             rc, result, err = scan([os.path.join(tmp, "notes.txt"),
                                     os.path.join(tmp, "gone")])
-            self.assertEqual(rc, 0)
+            # inputs that could not be checked
+            self.assertEqual(rc, 2)
             self.assertEqual(len(result["errors"]), 2)
             self.assertEqual(result["findings"], [])
 
@@ -153,7 +154,7 @@ class BadInputTest(unittest.TestCase):
                 f.write(text[:len(text) // 2])
             os.symlink("nowhere.c", os.path.join(d, "gone.c"))
             rc, result, err = scan([d, os.path.join(d, "gone.c")])
-            self.assertEqual(rc, 0)
+            self.assertEqual(rc, 2)     # gone.c, named, was not checked
             self.assertEqual([os.path.basename(e["file"])
                               for e in result["errors"]],
                              ["gone.c", "tinyram.c"])

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Names that spatch sees.
+
+spatch builds /bin/sh command lines from the paths it is given, so a file
+or directory called '$(cmd)' in a scanned tree would run cmd. spatch only
+ever sees paths made of names chosen here: each input is linked (or
+copied) into its own numbered directory of a private temporary directory,
+under its own name when that is plain, else as "file.c" / "file.h".
+Paths in spatch's output are mapped back to the inputs' own.
+"""
+import os
+import re
+import shutil
+
+PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z")
+
+
+def staged_name(path):
+    """The name a file gets in the private directory."""
+    base = os.path.basename(path)
+    if PLAIN.match(base):
+        return base
+    return "file.h" if base.endswith(".h") else "file.c"
+
+
+class Staged:
+    """The inputs, linked (copy=False) or copied into tmp/in/N/."""
+
+    def __init__(self, tmp, paths, copy=False):
+        self.paths = []         # the staged paths, in input order
+        self.original = {}      # staged path -> input path
+        top = os.path.join(tmp, "in")
+        os.mkdir(top)
+        for i, p in enumerate(paths):
+            d = os.path.join(top, str(i))
+            os.mkdir(d)
+            staged = os.path.join(d, staged_name(p))
+            if copy:
+                shutil.copyfile(p, staged)
+            else:
+                os.symlink(os.path.abspath(p), staged)
+            self.paths.append(staged)
+            self.original[staged] = p
+        # longest first: "in/1/a.c" must not eat into "in/12/a.c"
+        self._order = sorted(self.original, key=len, reverse=True)
+        self._re = re.compile("|".join(re.escape(s) for s in self._order)) \
+            if self._order else None
+
+    def unstage(self, text, show=lambda p: p):
+        """text with every staged path replaced by show(input path)."""
+        if not self._re:
+            return text
+        return self._re.sub(lambda m: show(self.original[m.group(0)]), text)
+
+
+def display(text):
+    """text with control characters (a newline in a file name) and bytes
+    that were not UTF-8 written as \\xNN escapes: one report line stays
+    one line, and the output stays valid UTF-8."""
+    out = []
+    for ch in text:
+        o = ord(ch)
+        if 0xdc80 <= o <= 0xdcff:       # os.fsdecode() of a stray byte
+            out.append("\\x%02x" % (o - 0xdc00))
+        elif o < 0x20 and ch != "\t" or o == 0x7f:
+            out.append("\\x%02x" % o)
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -37,7 +37,7 @@ demo: all
 	@echo "== proposed fixes (spatch -D patch, nothing is written) =="
 	@sh scripts/demo-fixes.sh
 
-test: all linux-source
+test: all linux-source sarif-schema
 	@$(PYTHON) tests/run.py
 
 bench: all linux-source arch-headers
@@ -54,6 +54,10 @@ bench-cocci: linux-source
 # KDIR's headers and the tree's arch/ as far as that goes
 arch-headers:
 	@$(PYTHON) scripts/fetch_arch_headers.py $(BUILD)/arch-kdir
+
+# the SARIF 2.1.0 schema the tests validate reports against
+sarif-schema:
+	@$(PYTHON) scripts/fetch_sarif_schema.py $(BUILD)/sarif/sarif-schema-2.1.0.json
 
 linux-source:
 	@sh scripts/deps.sh --with-source $(BUILD)
@@ -77,4 +81,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source arch-headers kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source arch-headers sarif-schema kb install clean

@@ -61,7 +61,8 @@ def fingerprints(findings, version=VERSION):
         base = "%s\0%s\0%s" % (f["rule"], name, text)
         n = seen.get(base, 0)
         seen[base] = n + 1
-        fp = hashlib.sha1(("%s\0%d" % (base, n)).encode()).hexdigest()
+        fp = hashlib.sha1(("%s\0%d" % (base, n)).encode(
+            "utf-8", "surrogateescape")).hexdigest()
         out.append((f, fp))
     return out
 

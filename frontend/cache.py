@@ -53,7 +53,7 @@ class FactCache:
         h = hashlib.sha256()
         h.update(self.salt.encode())
         h.update(content.encode())
-        h.update("\0".join(flags).encode())
+        h.update("\0".join(flags).encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
     def _path(self, key):

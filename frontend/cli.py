@@ -243,8 +243,8 @@ def cmd_link(a):
         return 2
     checked = result.pop("checked")
     report.FORMATS[a.format](result, sys.stdout, sys.stderr)
-    if not checked:
-        return 2    # every facts file was stale
+    if not checked or result["errors"]:
+        return 2    # stale or unreadable facts: not all was decided
     return 1 if result["findings"] else 0
 
 

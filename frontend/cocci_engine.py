@@ -3,12 +3,30 @@
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
 from .staging import Staged
 
 REPORT = re.compile(r"^(.*?):(\d+):(\d+)-(\d+): (.*)$")
-TIMEOUT = int(os.environ.get("MODLIFE_SPATCH_TIMEOUT", "200"))
+
+
+def _timeout():
+    """MODLIFE_SPATCH_TIMEOUT in seconds (default 200); a value that is no
+    positive number is named and the default used."""
+    value = os.environ.get("MODLIFE_SPATCH_TIMEOUT", "200")
+    try:
+        n = int(value)
+        if n > 0:
+            return n
+    except ValueError:
+        pass
+    sys.stderr.write("modlife: MODLIFE_SPATCH_TIMEOUT=%r is not a number of "
+                     "seconds; using 200\n" % value)
+    return 200
+
+
+TIMEOUT = _timeout()
 
 
 def spatch_options(script):

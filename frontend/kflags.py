@@ -34,7 +34,7 @@ def user_cache_dir():
 def _cache_path(kdir, cache_dir):
     st = os.stat(os.path.join(kdir, "Makefile"))
     key = "%s:%d" % (os.path.realpath(kdir), int(st.st_mtime))
-    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    digest = hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return os.path.join(cache_dir, "kflags-%s.json" % digest)
 
 

@@ -43,7 +43,7 @@ class Linker:
             self.proc.stdin.flush()
             out = []
             for line in self.proc.stdout:
-                d = json.loads(line.decode("utf-8", "replace"))
+                d = json.loads(line.decode("utf-8", "surrogateescape"))
                 if d.get("k") == "end":
                     return out
                 out.append(d)

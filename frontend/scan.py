@@ -110,9 +110,20 @@ def linked_findings(linker, facts, requested, rules, cwd, errors):
         for f in files or ["?"]:
             errors.append({"file": _display(f, cwd), "message": str(e)})
         return findings
+    # a finding in a header of the module's own (beside a file, or in a
+    # ccflags -I directory) is one of the requested files' when it
+    # includes it
+    headers = set()
+    if requested is not None and any(
+            os.path.abspath(t.get("file", "")) in requested
+            for t in sparse_engine.parse(facts, ("tu",))):
+        headers = {os.path.abspath(x["file"]) for x in
+                   sparse_engine.parse(facts, ("include",))
+                   if isinstance(x.get("file"), str)}
     for fd in standing:
         path = os.path.abspath(fd["file"])
-        if requested is not None and path not in requested:
+        if requested is not None and path not in requested and \
+                path not in headers:
             continue
         if fd["rule"] not in rules:
             continue
@@ -201,6 +212,21 @@ def link_built(dirs, rules):
     return {"findings": findings, "errors": errors, "checked": len(files)}
 
 
+def _not_a_kb(path):
+    """Why path is no knowledge file (a directory, garbage), or None: a
+    wrong MODLIFE_KB must not silently drop every finding."""
+    if not os.path.isfile(path):
+        return "not a regular file"
+    try:
+        with open(path, "rb") as f:
+            for line in f:
+                if b"\t" in line and not line.startswith(b"#"):
+                    return None
+    except OSError as e:
+        return e.strerror
+    return "no tab-separated row"
+
+
 class Scanner:
     def __init__(self, kdir, jobs, rules=None, assume_module=False,
                  cocci="fallback", cache_dir=None, progress=None,
@@ -220,6 +246,9 @@ class Scanner:
             raise ScanError("modlife-sparse is not built (run make)")
         if not self.kb:
             raise ScanError("no owner knowledge file (kb/owner-reads.tsv)")
+        problem = _not_a_kb(self.kb)
+        if problem:
+            raise ScanError("knowledge file %s: %s" % (self.kb, problem))
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
         here = os.path.dirname(os.path.abspath(__file__))

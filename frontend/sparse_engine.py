@@ -49,12 +49,13 @@ def run(binary, kb, flags, path, timeout=300):
            "--modlife-kb=" + kb] + flags + [os.path.abspath(path)]
     try:
         res = subprocess.run(cmd, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, timeout=timeout)
+                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                             timeout=timeout)
     except subprocess.TimeoutExpired:
         return [], Transient("sparse timed out after %d s" % timeout)
     except OSError as e:
         return [], Transient("cannot run %s: %s" % (binary, e))
-    lines = [ln for ln in res.stdout.decode("utf-8", "replace").splitlines()
+    lines = [ln for ln in res.stdout.decode("utf-8", "surrogateescape").splitlines()
              if kind(ln)]
     if len(lines) > 1 and '"fatal":1' in lines[-1]:
         # a crash cuts the fact being written: drop it if it is cut

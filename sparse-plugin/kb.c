@@ -46,6 +46,10 @@ void kb_load(const char *path)
 		kb[nkb].where = strdup(tab);
 		nkb++;
 	}
+	/* a directory opens, but does not read; garbage has no rows */
+	if (ferror(f) || !nkb)
+		die("modlife: %s is not a knowledge file (%s)", path,
+		    ferror(f) ? "cannot read it" : "no tab-separated row");
 	fclose(f);
 	/* thousands of rows, looked up for every call: sorted, searched */
 	if (nkb)

@@ -13,6 +13,7 @@
  *   --modlife-parse-errors print sparse's first error of a file
  *   --modlife-werror       exit 1 when a finding was printed
  *   --modlife-experimental also print the experimental rules' findings
+ *   --modlife-max-memory=MIB cap the address space (default 4096; 0: none)
  *   --modlife-local-dir=DIR headers under DIR are the module's own (the
  *                          front end's cache depends on them)
  *   --modlife-link [FILE...] decide facts files as one module (link.c);
@@ -25,6 +26,7 @@
 #include <unistd.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include "modlife.h"
 
 struct tu_state tu;
@@ -248,6 +250,25 @@ static void catch_crashes(void)
 	sigaction(SIGILL, &sa, NULL);
 }
 
+/*
+ * A cap on the address space: '#include "/dev/zero"' in a scanned tree
+ * would otherwise eat the machine's memory. The biggest kernel files need
+ * well under 1 GiB. Not under AddressSanitizer, which reserves terabytes.
+ */
+static void limit_memory(unsigned long mib)
+{
+#if !defined(__SANITIZE_ADDRESS__)
+	struct rlimit rl;
+
+	if (!mib || getrlimit(RLIMIT_AS, &rl))
+		return;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)mib << 20) {
+		rl.rlim_cur = (rlim_t)mib << 20;
+		setrlimit(RLIMIT_AS, &rl);
+	}
+#endif
+}
+
 /* -I directories of the module itself ("ccflags-y += -I$(src)/inc") */
 static const char *local_dirs[32];
 static int nr_local_dirs;
@@ -257,6 +278,17 @@ static int under(const char *name, const char *dir)
 	size_t len = strlen(dir);
 
 	return !strncmp(name, dir, len) && name[len] == '/';
+}
+
+/* Under one of the module's own -I directories (--modlife-local-dir). */
+int in_local_dir(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_local_dirs; i++)
+		if (under(name, local_dirs[i]))
+			return 1;
+	return 0;
 }
 
 /*
@@ -278,8 +310,7 @@ static void emit_local_includes(char **args, int nargs, const char *file)
 
 		if (!name || name[0] == '<' || !strcmp(name, file))
 			continue;
-		for (j = 0; j < nr_local_dirs && !local; j++)
-			local = under(name, local_dirs[j]);
+		local = in_local_dir(name);
 		for (j = 0; j < nargs && !kernel && !local; j++) {
 			const char *d = args[j];
 
@@ -343,6 +374,7 @@ int main(int argc, char **argv)
 	char **args = calloc(argc + 1, sizeof(char *));
 	char *file;
 	int i, n = 0, is_module = 0;
+	unsigned long max_memory = 4096;
 	const char *modname = NULL, *depfile = NULL;
 	char autopath[PATH_MAX];
 
@@ -365,6 +397,8 @@ int main(int argc, char **argv)
 			werror = 1;
 		else if (!strcmp(a, "--modlife-experimental"))
 			show_experimental = 1;
+		else if (!strncmp(a, "--modlife-max-memory=", 21))
+			max_memory = strtoul(a + 21, NULL, 10);
 		else if (!strncmp(a, "--modlife-local-dir=", 20)) {
 			if (nr_local_dirs < 32)
 				local_dirs[nr_local_dirs++] = a + 20;
@@ -411,6 +445,7 @@ int main(int argc, char **argv)
 	atexit(at_exit);
 	capture_stderr();
 	catch_crashes();
+	limit_memory(max_memory);
 
 	syms = sparse_initialize(n, args, &filelist);
 	fmax_warnings = 0;	/* sparse's own warnings are sparse's job */

@@ -98,6 +98,7 @@ struct symbol *expr_symbol(struct expression *e);
 struct symbol *base_object(struct expression *e);
 int is_this_module(struct expression *e);
 int is_own_symbol(struct symbol *sym);
+int in_local_dir(const char *name);
 int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
 /* words.c, generated from kb/teardown-words.txt, kb/generic-wrappers.txt */

@@ -351,8 +351,8 @@ int is_this_module(struct expression *e)
 }
 
 /*
- * Symbols of the module's own source: the main file and headers beside it.
- * Kernel headers (reached through -I) are not the module's.
+ * Symbols of the module's own source: the main file, headers beside it and
+ * those under its own -I directories. Kernel headers are not the module's.
  */
 int is_own_symbol(struct symbol *sym)
 {
@@ -370,7 +370,8 @@ int is_own_symbol(struct symbol *sym)
 	snprintf(a, sizeof(a), "%s", name);
 	snprintf(b, sizeof(b), "%s", tu.file);
 	cached_stream = sym->pos.stream;
-	cached_own = !strcmp(dirname(a), dirname(b)) && strstr(name, ".h");
+	cached_own = (!strcmp(dirname(a), dirname(b)) || in_local_dir(name)) &&
+		     strstr(name, ".h");
 	return cached_own;
 }
 

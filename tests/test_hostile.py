@@ -97,6 +97,11 @@ class NamesTest(unittest.TestCase):
                 self.assertTrue(all(":73:37: warning:" in ln for ln in lines))
             rc, result, err = scan([d])
             self.assertEqual(len(result["findings"]), 3, err)
+            for args in (["cocci"], ["fix", "--dry-run"]):
+                res = run([MODLIFE] + args + [d], cwd=tmp)
+                self.assertNotIn("Traceback", res.stderr, args)
+                self.assertEqual(len([ln for ln in res.stdout.splitlines()
+                                      if "caf\\xe9.c" in ln]), 1, args)
             res = run([MODLIFE, "scan", "--no-cache", "--format", "sarif",
                        d], cwd=tmp)
             uris = sorted(r["locations"][0]["physicalLocation"][
@@ -389,6 +394,37 @@ class CacheTest(unittest.TestCase):
             entries = [n for _, _, ns in os.walk(cache) for n in ns
                        if len(n) == 69]    # sha256 + ".json"
             self.assertEqual(entries, [])
+
+    def test_a_file_that_changes_while_it_is_parsed_is_not_cached(self):
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "m")
+            os.makedirs(d)
+            shutil.copy(MCHAR, d)
+            src = os.path.join(d, "mchar.c")
+            wrapper = os.path.join(tmp, "checker")
+            write(wrapper, "#!/bin/sh\necho '/* edit */' >> '%s'\n"
+                  "exec '%s' \"$@\"\n" % (src, os.path.join(
+                      ROOT, "sparse-plugin", "modlife-sparse")))
+            os.chmod(wrapper, 0o755)
+            cache = os.path.join(tmp, "cache")
+            res = run([MODLIFE, "scan", "--cache-dir", cache, d],
+                      env=dict(os.environ, MODLIFE_SPARSE=wrapper))
+            self.assertEqual(res.returncode, 1, res.stderr)
+            self.assertEqual([n for _, _, ns in os.walk(cache) for n in ns
+                              if len(n) == 69], [])
+
+    def test_a_failed_cache_write_leaves_no_temporary_file(self):
+        from frontend import cache as cachemod
+        from unittest import mock
+        with TempDir() as tmp:
+            warned = []
+            c = cachemod.FactCache(tmp, [], warned.append)
+            with mock.patch("json.dump", side_effect=OSError(28, "No space "
+                                                             "left")):
+                c.put("ab" + "0" * 62, ['{"k":"tu"}'], None)
+            self.assertEqual([n for _, _, ns in os.walk(tmp) for n in ns],
+                             [])
+            self.assertIn("No space left", warned[0])
 
     def test_entries_of_the_wrong_shape_are_misses(self):
         with TempDir() as tmp:

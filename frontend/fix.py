@@ -216,11 +216,12 @@ def run(files, rules, dry_run, out, err):
             new, problem = fix_file(path, sps, old)
             if new is not None:
                 new = line_endings_like(old, new)
+                if not dry_run:
+                    write_atomic(path, new, before)
+                # the diff of what was (or would be) written only
                 rel = os.path.relpath(path)
                 out.write(diff(display(path if rel.startswith("..")
                                        else rel), old, new))
-                if not dry_run:
-                    write_atomic(path, new, before)
         except Unchanged as e:
             problem = str(e)
         except OSError as e:

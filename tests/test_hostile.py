@@ -139,6 +139,8 @@ class FixFilesTest(unittest.TestCase):
             res = self.fix(tmp, src, env=env)
             self.assertEqual(res.returncode, 2, res.stderr)
             self.assertIn("changed while it was being fixed", res.stderr)
+            self.assertEqual(res.stdout, "")    # no diff of what was not
+
             with open(src) as f:
                 text = f.read()
             self.assertTrue(text.endswith("/* edit */\n"))

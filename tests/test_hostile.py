@@ -239,10 +239,13 @@ class FixFilesTest(unittest.TestCase):
                 bindir = fake_spatch(tmp, "touch '%s'; sleep 30" % flag)
                 env = env_with(tmp, PATH=bindir + os.pathsep +
                                os.environ["PATH"])
+                # a test run in the background has SIGINT ignored, and
+                # children inherit that: as from a terminal here
                 p = subprocess.Popen([MODLIFE, "fix", src], cwd=tmp, env=env,
                                      stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True,
-                                     start_new_session=True)
+                                     start_new_session=True,
+                                     preexec_fn=_default_sigint)
                 for _ in range(300):
                     if os.path.exists(flag):
                         break
@@ -264,6 +267,10 @@ class FixFilesTest(unittest.TestCase):
             res = self.fix(tmp, src)
             self.assertEqual(res.returncode, 0, res.stderr)
             self.assertEqual(sorted(os.listdir(d)), ["mchar.c"])
+
+
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _alive(pid):
@@ -374,10 +381,12 @@ class CacheTest(unittest.TestCase):
         from frontend import sparse_engine
         with TempDir() as tmp:
             fake = os.path.join(tmp, "checker")
-            write(fake, "#!/bin/sh\nkill -INT $$\n")
-            os.chmod(fake, 0o755)
-            facts, err = sparse_engine.run(fake, "kb", [], MCHAR)
-            self.assertIsInstance(err, sparse_engine.Transient)
+            # TERM: a background test run has SIGINT ignored, inherited
+            for sig in ("TERM", "KILL"):
+                write(fake, "#!/bin/sh\nkill -%s $$\n" % sig)
+                os.chmod(fake, 0o755)
+                facts, err = sparse_engine.run(fake, "kb", [], MCHAR)
+                self.assertIsInstance(err, sparse_engine.Transient, sig)
             write(fake, "#!/bin/sh\nsleep 5\n")
             facts, err = sparse_engine.run(fake, "kb", [], MCHAR, timeout=1)
             self.assertIsInstance(err, sparse_engine.Transient)
@@ -385,8 +394,8 @@ class CacheTest(unittest.TestCase):
                   "exit 1\n")
             facts, err = sparse_engine.run(fake, "kb", [], MCHAR)
             self.assertNotIsInstance(err, sparse_engine.Transient)
-            # through a scan: nothing cached from a run killed by SIGINT
-            write(fake, "#!/bin/sh\nkill -INT $$\n")
+            # through a scan: nothing cached from a run killed by a signal
+            write(fake, "#!/bin/sh\nkill -TERM $$\n")
             cache = os.path.join(tmp, "cache")
             d = os.path.join(tmp, "m")
             os.makedirs(d)

@@ -13,7 +13,8 @@
  *   --modlife-parse-errors print sparse's first error of a file
  *   --modlife-werror       exit 1 when a finding was printed
  *   --modlife-experimental also print the experimental rules' findings
- *   --modlife-max-memory=MIB cap the address space (default 4096; 0: none)
+ *   --modlife-max-memory=MIB cap the address space (default 4096, or
+ *                          $MODLIFE_MAX_MEMORY; 0: none)
  *   --modlife-local-dir=DIR headers under DIR are the module's own (the
  *                          front end's cache depends on them)
  *   --modlife-link [FILE...] decide facts files as one module (link.c);
@@ -374,7 +375,8 @@ int main(int argc, char **argv)
 	char **args = calloc(argc + 1, sizeof(char *));
 	char *file;
 	int i, n = 0, is_module = 0;
-	unsigned long max_memory = 4096;
+	const char *mem_env = getenv("MODLIFE_MAX_MEMORY");
+	unsigned long max_memory = mem_env ? strtoul(mem_env, NULL, 10) : 4096;
 	const char *modname = NULL, *depfile = NULL;
 	char autopath[PATH_MAX];
 

@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 from .cocci_engine import TIMEOUT, spatch_options
-from .staging import Staged, display
+from .staging import Staged, display, shown_path
 
 
 class Prefilter:
@@ -134,13 +134,6 @@ def run(script, files, mode, jobs, out=None, err=None):
     err = err or sys.stderr
     if not files:
         return 0
-    cwd = os.getcwd() + os.sep
-
-    def show(path):
-        # paths as given: relative to the current directory when inside
-        path = os.path.abspath(path)
-        return path[len(cwd):] if path.startswith(cwd) else path
-
     with tempfile.TemporaryDirectory(prefix="modlife-cocci-") as tmp:
         try:
             staged = Staged(tmp, files)
@@ -165,10 +158,10 @@ def run(script, files, mode, jobs, out=None, err=None):
             err.write("modlife: cannot run spatch: %s\n" % e)
             return 2
     for line in res.stdout.decode("utf-8", "replace").splitlines():
-        out.write(display(staged.unstage(line, show)) + "\n")
+        out.write(display(staged.unstage(line, shown_path)) + "\n")
     for line in res.stderr.decode("utf-8", "replace").splitlines():
         if line.strip():
             err.write("modlife: spatch %s: %s\n" %
                       (os.path.basename(script),
-                       display(staged.unstage(line, show))))
+                       display(staged.unstage(line, shown_path))))
     return res.returncode

@@ -20,7 +20,7 @@ import tempfile
 from . import paths
 from .cocci_engine import TIMEOUT, spatch_options
 from .rules import RULES
-from .staging import display, staged_name
+from .staging import display, shown_path, staged_name
 
 TEMP_NAME = re.compile(r"\.modlife-fix-(\d+)-[0-9a-f]+\Z")
 
@@ -219,9 +219,7 @@ def run(files, rules, dry_run, out, err):
                 if not dry_run:
                     write_atomic(path, new, before)
                 # the diff of what was (or would be) written only
-                rel = os.path.relpath(path)
-                out.write(diff(display(path if rel.startswith("..")
-                                       else rel), old, new))
+                out.write(diff(display(shown_path(path)), old, new))
         except Unchanged as e:
             problem = str(e)
         except OSError as e:

@@ -9,11 +9,13 @@ the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
 import os
+import subprocess
 import sys
 import time
 
 from . import archheaders, cocci_engine, kflags, link, paths, sparse_engine
 from .overlay import Overlays
+from .staging import shown_path
 from .cache import FactCache
 from .kconfig import Kconfig
 from .modules import ModuleMap, tree_root
@@ -92,9 +94,7 @@ def _local_dirs(own):
 
 
 def _display(path, cwd):
-    path = os.path.abspath(path)
-    rel = os.path.relpath(path, cwd)
-    return path if rel.startswith("..") else rel
+    return shown_path(path, cwd)
 
 
 def linked_findings(linker, facts, requested, rules, cwd, errors):
@@ -212,19 +212,21 @@ def link_built(dirs, rules):
     return {"findings": findings, "errors": errors, "checked": len(files)}
 
 
-def _not_a_kb(path):
-    """Why path is no knowledge file (a directory, garbage), or None: a
-    wrong MODLIFE_KB must not silently drop every finding."""
-    if not os.path.isfile(path):
-        return "not a regular file"
+def _not_a_kb(binary, path):
+    """Why the checker refuses path as its knowledge file (a directory,
+    garbage), or None: a wrong MODLIFE_KB must not silently drop every
+    finding. The checker decides, with no file to check."""
     try:
-        with open(path, "rb") as f:
-            for line in f:
-                if b"\t" in line and not line.startswith(b"#"):
-                    return None
-    except OSError as e:
-        return e.strerror
-    return "no tab-separated row"
+        res = subprocess.run([binary, "--modlife-kb=" + path],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    if res.returncode <= 0:
+        return None     # accepted, or killed: no verdict on the file
+    line = (res.stderr.decode("utf-8", "replace").strip().splitlines() or
+            ["knowledge file %s: exit %d" % (path, res.returncode)])[-1]
+    return line[len("modlife: "):] if line.startswith("modlife: ") else line
 
 
 class Scanner:
@@ -246,9 +248,9 @@ class Scanner:
             raise ScanError("modlife-sparse is not built (run make)")
         if not self.kb:
             raise ScanError("no owner knowledge file (kb/owner-reads.tsv)")
-        problem = _not_a_kb(self.kb)
+        problem = _not_a_kb(self.binary, self.kb)
         if problem:
-            raise ScanError("knowledge file %s: %s" % (self.kb, problem))
+            raise ScanError(problem)
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
         here = os.path.dirname(os.path.abspath(__file__))

@@ -67,3 +67,11 @@ def display(text):
         else:
             out.append(ch)
     return "".join(out)
+
+
+def shown_path(path, cwd=None):
+    """path as reports name it: relative to the directory of the run
+    when inside it, else absolute."""
+    path = os.path.abspath(path)
+    rel = os.path.relpath(path, cwd or os.getcwd())
+    return path if rel == ".." or rel.startswith(".." + os.sep) else rel

@@ -3,6 +3,8 @@
 # modlife: module-unload lifetime checks for Linux kernel drivers.
 #   make demo    install what is missing, build, scan corpus/, show fixes
 #   make test    install what is missing, build, run every test
+#   make prove   every corpus bug/fixed pair under Debian's kernel (qemu;
+#                make test runs one pair per scenario)
 #   make bench   modlife-sparse against plain sparse on real kernel files,
 #                and the semantic patches against make coccicheck M=drivers
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
@@ -39,6 +41,9 @@ demo: all
 
 test: all linux-source sarif-schema
 	@$(PYTHON) tests/run.py
+
+prove: all
+	@$(PYTHON) tests/run.py 'prove_*.py'
 
 bench: all linux-source arch-headers
 	@$(PYTHON) scripts/bench.py --tree $(LINUX_SRC)
@@ -81,4 +86,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test bench bench-cocci linux-source arch-headers sarif-schema kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci linux-source arch-headers sarif-schema kb install clean

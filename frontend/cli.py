@@ -127,7 +127,70 @@ def build_parser():
                    help="print how many files each script ran on")
 
     sub.add_parser("rules", help="list the rules and their docs pages")
+    _prove_parser(sub)
     return p
+
+
+def _prove_parser(sub):
+    pr = sub.add_parser("prove", help="prove findings at run time: boot "
+                        "the distribution kernel under qemu, load the "
+                        "module, hold what a finding says is unsafe, "
+                        "rmmod, and read the console")
+    pr.add_argument("targets", nargs="+", metavar="TARGET",
+                    help="a module directory (scanned, then built against "
+                    "KDIR in a private copy) or a .ko file (a name the "
+                    "kernel image has, e.g. foo.ko, works too)")
+    pr.add_argument("--kernel", default=None, metavar="VMLINUZ",
+                    help="kernel image (default: Debian's linux-image "
+                    "of KDIR's release, fetched into the cache)")
+    pr.add_argument("--kdir", default=None)
+    pr.add_argument("--timeout", type=_seconds, default=240,
+                    help="hard limit of one boot, in seconds (default 240)")
+    pr.add_argument("--wait", type=_seconds, default=6,
+                    help="seconds the pending scenario waits after rmmod")
+    pr.add_argument("--scenario", type=_scenario_list, default=None,
+                    help="comma-separated scenarios to run (owner, hold, "
+                    "pending) whatever the findings are")
+    pr.add_argument("--source", default=None, metavar="DIR",
+                    help="for a .ko target: the sources whose findings "
+                    "it proves")
+    pr.add_argument("--param", action="append", default=[],
+                    metavar="NAME=VALUE", help="module parameter for insmod")
+    pr.add_argument("--trigger", action="append", default=[],
+                    metavar="COMMAND", help="shell command run in the guest "
+                    "after the module loaded, e.g. 'echo +a > /dev/tagdir': "
+                    "what arms the module's timers, work or callbacks")
+    pr.add_argument("--rules", type=_rule_list, default=None)
+    pr.add_argument("--disable", type=_rule_list, default=[])
+    pr.add_argument("--format", choices=("text", "json"), default="text")
+    pr.add_argument("--console-log", default=None, metavar="FILE",
+                    help="append every boot's console to FILE")
+    pr.add_argument("--cache-dir", default=None,
+                    help="where the kernel image, busybox and the holding "
+                    "module are kept (default: $XDG_CACHE_HOME/modlife)")
+    pr.add_argument("--no-cache", action="store_true")
+    pr.add_argument("--quiet", "-q", action="store_true")
+
+
+def _seconds(text):
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v <= 0:
+        raise argparse.ArgumentTypeError("%r: a positive whole number of "
+                                         "seconds" % text)
+    return v
+
+
+def _scenario_list(text):
+    from .scenarios import SCENARIOS
+    items = [s for s in text.split(",") if s]
+    bad = [s for s in items if s not in SCENARIOS]
+    if bad or not items:
+        raise argparse.ArgumentTypeError("unknown scenario %s (known: %s)" % (
+            ",".join(bad) or "''", ", ".join(SCENARIOS)))
+    return ",".join(items)
 
 
 def _unwritable(path):
@@ -277,6 +340,39 @@ def cmd_cocci(a):
     return 2 if rc or errors or bad else 0
 
 
+def cmd_prove(a):
+    import json
+    from . import prove
+    from .scan import ScanError, Scanner
+    a.kdir = a.kdir or paths.default_kdir()
+    rules = select(a.rules, a.disable)
+
+    def findings(dirs):
+        scanner = Scanner(a.kdir, os.cpu_count() or 1, rules, False,
+                          cache_dir=None if a.no_cache else
+                          (a.cache_dir and os.path.join(a.cache_dir, "facts")
+                           or cache.default_dir()), progress=False)
+        return scanner.scan(dirs)["findings"]
+    from . import cache
+    try:
+        targets, results = prove.main(a, findings)
+    except (prove.ProveError, ScanError, kflags.KbuildError) as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    if a.format == "json":
+        json.dump({"targets": [{
+            "label": t.label, "module": t.module, "findings": t.findings,
+        } for t in targets], "runs": results}, sys.stdout, indent=2,
+            sort_keys=True)
+        sys.stdout.write("\n")
+    else:
+        prove.print_text(results, targets, sys.stdout)
+    verdicts = {r["verdict"] for r in results}
+    if "error" in verdicts:
+        return 2
+    return 1 if "proven" in verdicts else 0
+
+
 def cmd_rules(a):
     for name in sorted(RULES):
         print("%-28s %-18s %s%s  (%s)" % (
@@ -340,5 +436,7 @@ def _main(argv):
         return cmd_kb(a)
     if a.cmd == "cocci":
         return cmd_cocci(a)
+    if a.cmd == "prove":
+        return cmd_prove(a)
     build_parser().print_help(sys.stderr)
     return 2

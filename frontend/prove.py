@@ -1,0 +1,242 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""modlife prove: show at run time that a module's findings are real.
+
+A target is a module directory (scanned for its findings, then built
+against KDIR in a private copy: the user's tree gets no build products)
+or a .ko file (a distribution module by name works too; --source DIR
+names the sources whose findings it proves). Each scenario the findings
+call for (kb/prove.tsv) is one boot of the distribution kernel whose
+release matches KDIR, with the module, its dependencies from the image
+and the holding module in an initramfs."""
+import os
+import shutil
+import sys
+import tempfile
+
+from . import initramfs, kmod, provenv, qemu, scenarios
+from .provenv import ProveError
+
+APPLETS = ("sh", "mount", "insmod", "rmmod", "cat", "echo", "sleep", "find",
+           "grep", "sed", "tr", "head", "dd", "timeout", "mkdir", "rm",
+           "sync", "poweroff", "ls", "dmesg")
+
+
+class Target:
+    def __init__(self, label, ko, findings=(), params=(), triggers=()):
+        self.label, self.ko = label, ko
+        self.module = kmod.name_of(ko)
+        self.findings = list(findings)
+        self.params = list(params)
+        self.triggers = list(triggers)
+
+
+def _kconfig_options(src):
+    """A module's own tristate options on as modules, as the corpus and a
+    user's Kconfig'd module expect from a build that enables them."""
+    from .kconfig import Kconfig
+    kc = Kconfig()
+    kc.add_local(src)
+    syms = sorted(kc.tristate)
+    if not syms:
+        return []
+    return (["%s=m" % s for s in syms] +
+            ["KCFLAGS=" + " ".join("-D%s_MODULE=1" % s for s in syms)])
+
+
+def build(src, kdir, work):
+    """Build a module directory's copy; {module name: (.ko, sources)}."""
+    dest = os.path.join(work, "build")
+    shutil.copytree(src, dest, symlinks=True,
+                    ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
+    res = provenv._run(["make", "-C", kdir, "M=" + dest] +
+                       _kconfig_options(src) + ["modules"])
+    if res.returncode:
+        err = [ln for ln in res.stderr.splitlines() if "error" in ln]
+        raise ProveError("%s does not build against %s: %s" % (
+            src, kdir, (err or res.stderr.strip().splitlines() or ["?"])[0]))
+    out = {}
+    for root, _dirs, files in os.walk(dest):
+        for f in files:
+            if not f.endswith(".ko"):
+                continue
+            ko = os.path.join(root, f)
+            srcs = set()
+            try:
+                with open(ko[:-3] + ".mod") as m:
+                    for obj in m.read().split():
+                        rel = os.path.relpath(os.path.join(dest, obj)
+                                              if not os.path.isabs(obj)
+                                              else obj, dest)
+                        srcs.add(os.path.normpath(os.path.join(
+                            src, rel[:-2] + ".c")))
+            except OSError:
+                pass
+            out[kmod.name_of(ko)] = (ko, srcs)
+    if not out:
+        raise ProveError("building %s made no module" % src)
+    return out
+
+
+def scenarios_for(findings):
+    want = []
+    for f in findings:
+        s = scenarios.RULE_SCENARIO.get(f["rule"])
+        if s and s not in want:
+            want.append(s)
+    return [s for s in scenarios.SCENARIOS if s in want]
+
+
+def _initrd(path, target, deps, hold_ko, bb, scenario, wait):
+    a = initramfs.Archive()
+    for d in ("bin", "dev", "proc", "sys", "tmp", "lib", "lib/deps"):
+        a.directory(d)
+    with open(bb, "rb") as f:
+        a.file("bin/busybox", f.read(), 0o755)
+    for app in APPLETS:
+        a.symlink("bin/" + app, "busybox")
+    a.file("init", scenarios.init_script().encode(), 0o755)
+    a.file("scenario", scenarios.scenario_script(
+        scenario, target.module, wait).encode(), 0o755)
+    names = []
+    for i, dep in enumerate(deps):
+        name = "%03d-%s" % (i, os.path.basename(dep))
+        with open(dep, "rb") as f:
+            a.file("lib/deps/" + name, f.read())
+        names.append(name)
+    a.file("deps", ("\n".join(names) + "\n").encode())
+    a.file("params", (" ".join(target.params) + "\n").encode())
+    a.file("triggers", "".join(t.replace("\n", " ") + "\n"
+                               for t in target.triggers).encode())
+    with open(target.ko, "rb") as f:
+        a.file("target.ko", f.read())
+    with open(hold_ko, "rb") as f:
+        a.file("modlife_hold.ko", f.read())
+    a.write(path)
+
+
+class Prover:
+    def __init__(self, kdir, timeout=180, vmlinuz=None, cache_dir=None,
+                 wait=6, log=None, progress=None):
+        self.kdir, self.timeout, self.wait = kdir, timeout, wait
+        self.log = log
+        self.progress = progress or (lambda msg: None)
+        self.qemu = provenv.qemu()
+        self.kernel = provenv.kernel(kdir, vmlinuz, cache_dir)
+        self.busybox = provenv.busybox(cache_dir)
+        self.hold = provenv.harness(kdir, cache_dir)
+        self.kvm = provenv.kvm_works()
+
+    def run(self, target, scenario):
+        """One boot: {'scenario','module','verdict','why','report'}."""
+        work = tempfile.mkdtemp(prefix="modlife-prove-")
+        try:
+            deps = kmod.closure([target.ko], self.kernel.moddir)
+            initrd = os.path.join(work, "initrd.gz")
+            _initrd(initrd, target, deps, self.hold, self.busybox,
+                    scenario, self.wait)
+            self.progress("%s: %s scenario, booting %s%s" % (
+                target.label, scenario, self.kernel.release,
+                " (kvm)" if self.kvm else ""))
+            console, finished = qemu.boot(
+                self.qemu, self.kernel.vmlinuz, initrd, self.timeout,
+                kvm=self.kvm, log=self.log)
+        except kmod.ModuleError as e:
+            return {"scenario": scenario, "module": target.module,
+                    "verdict": "error", "why": str(e), "report": []}
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        verdict, why, report = scenarios.verdict(scenario, console, finished)
+        return {"scenario": scenario, "module": target.module,
+                "verdict": verdict, "why": why, "report": report}
+
+    def prove(self, target, forced=None):
+        """Runs the target's scenarios; attaches each finding's proof."""
+        wanted = forced or scenarios_for(target.findings)
+        results = [self.run(target, s) for s in wanted]
+        by = {r["scenario"]: r for r in results}
+        for f in target.findings:
+            s = scenarios.RULE_SCENARIO.get(f["rule"])
+            r = by.get(s)
+            if r is None:
+                f["proof"] = {"verdict": "no scenario", "why":
+                              "no run-time scenario proves this rule",
+                              "report": []}
+            else:
+                f["proof"] = {k: r[k] for k in
+                              ("scenario", "verdict", "why", "report")}
+        return results
+
+
+def targets_from(paths_, kdir, work, scan_findings, source=None,
+                 params=(), moddir=None, triggers=()):
+    """Targets for the given directories and .ko files."""
+    out = []
+    for p in paths_:
+        if os.path.isdir(p):
+            built = build(p, kdir, os.path.join(work, str(len(out))))
+            findings = scan_findings([p])
+            for name, (ko, srcs) in sorted(built.items()):
+                mine = [f for f in findings
+                        if os.path.normpath(os.path.abspath(f["file"])) in
+                        {os.path.abspath(s) for s in srcs} or len(built) == 1]
+                out.append(Target("%s (%s)" % (p, name), ko, mine, params,
+                                  triggers))
+            continue
+        ko = p
+        if not os.path.isfile(p) and p.endswith(".ko") and moddir:
+            idx = kmod.index(moddir)
+            ko = idx.get(os.path.basename(p)[:-3].replace("-", "_"))
+            if not ko:
+                raise ProveError("no module %s in %s" % (p, moddir))
+        elif not os.path.isfile(p):
+            raise ProveError("%s: no such module directory or .ko file" % p)
+        findings = scan_findings([source]) if source else []
+        out.append(Target(p, ko, findings, params, triggers))
+    return out
+
+
+def print_text(results, targets, out):
+    from .staging import display as d
+    for t in targets:
+        for f in t.findings:
+            out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
+                d(f["file"]), f["line"], f["column"], f["severity"],
+                d(f["message"]), f["rule"]))
+            p = f["proof"]
+            out.write("%s:%d:%d: note: %s: %s\n" % (
+                d(f["file"]), f["line"], f["column"], p["verdict"],
+                d(p["why"])))
+    for r in results:
+        out.write("%s: %s scenario: %s: %s\n" % (
+            r["label"], r["scenario"], r["verdict"], r["why"]))
+        for ln in r["report"]:
+            out.write("    | %s\n" % ln)
+
+
+def main(a, scan_findings):
+    from . import cache
+    kdir = a.kdir
+    cache_dir = None if a.no_cache else (a.cache_dir or
+                                         os.path.dirname(cache.default_dir()))
+    work = tempfile.mkdtemp(prefix="modlife-prove-build-")
+    try:
+        log = open(a.console_log, "ab") if a.console_log else None
+        prover = Prover(kdir, a.timeout, a.kernel, cache_dir, a.wait, log,
+                        progress=None if a.quiet else
+                        lambda m: sys.stderr.write("modlife: %s\n" % m))
+        targets = targets_from(a.targets, kdir, work, scan_findings,
+                               a.source, a.param, prover.kernel.moddir,
+                               a.trigger)
+        results = []
+        forced = a.scenario.split(",") if a.scenario else None
+        for t in targets:
+            if not forced and not t.findings:
+                sys.stderr.write("modlife: %s: no findings to prove (name "
+                                 "scenarios with --scenario)\n" % t.label)
+                continue
+            for r in prover.prove(t, forced):
+                r["label"] = t.label
+                results.append(r)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return targets, results

@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The run-time scenarios of `modlife prove`: the shell script that runs in
+the guest, and what the console says about it.
+
+Each boot runs one scenario on one module. The guest's init prints lines
+starting with MARK; the kernel prints its reports (an oops, BUG:, a hung
+task) on the same console, so the order of both says whether a fault came
+after the module was unloaded, which is what proves the finding.
+
+  owner    open the device nodes and debugfs files the module created,
+           rmmod, then close them: without an owner rmmod succeeds and the
+           close runs the freed module's ops.
+  hold     the holding module takes a reference on every sysfs object the
+           module created, rmmod, then the reference is dropped: a release
+           in module text, or an object in module data, faults; an exit
+           that waits for the release hangs (released when we drop).
+  pending  use the module's device nodes (a read and a write each, which
+           is what arms most timers and work), rmmod, then wait past the
+           timers' and work's periods: a callback left behind faults.
+"""
+import os
+import re
+
+from . import paths
+
+MARK = "@@modlife"
+SCENARIOS = ("owner", "hold", "pending")
+
+# What a kernel report looks like on the console (x86 and generic).
+_REPORT = re.compile(
+    r"BUG: unable to handle|BUG: kernel NULL pointer|general protection "
+    r"fault|kernel BUG at|BUG: KASAN|BUG: KFENCE|BUG: sleeping function|"
+    r"Oops: |WARNING: CPU: |Kernel panic|INFO: task \S+ blocked for more "
+    r"than|unable to execute userspace|Attempted to kill init")
+_NOISE = re.compile(r"^\s*(\[\s*\d+\.\d+\]\s*)?")
+
+
+def _load_rule_scenarios():
+    table = {}
+    with open(os.path.join(paths.ROOT, "kb", "prove.tsv"),
+              encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                rule, scenario, _why = line.rstrip("\n").split("\t")
+                table[rule] = None if scenario == "-" else scenario
+    return table
+
+
+RULE_SCENARIO = _load_rule_scenarios()
+
+_INIT = r"""#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p /tmp
+echo 4 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+echo "@@modlife boot"
+for m in $(cat /deps); do
+	insmod "/lib/deps/$m" || echo "@@modlife dep-failed $m"
+done
+sh /scenario
+echo "@@modlife end"
+sync
+poweroff -f
+"""
+
+# Runs as a child of init: an oops kills this shell, never init.
+_COMMON = r"""
+say() { echo "@@modlife $*"; }
+snap() {
+	find /dev -xdev > /tmp/$1.dev 2>/dev/null
+	find /sys/kernel/debug -xdev -type f > /tmp/$1.dbg 2>/dev/null
+	find /sys -xdev -type d > /tmp/$1.sys 2>/dev/null
+}
+new() { grep -vxF -f /tmp/before.$1 /tmp/after.$1; }
+nodes() {
+	{ new dev | while read -r n; do
+		[ -c "$n" ] || [ -b "$n" ] && echo "$n"
+	done; new dbg; } | head -n 7
+}
+# rmmod in the background: a hang is seen, and reported, not waited for
+unload() {
+	rm -f /tmp/rmmod.rc
+	say "unloading"
+	(rmmod "$1"; echo $? > /tmp/rmmod.rc) &
+	i=0
+	while [ ! -f /tmp/rmmod.rc ] && [ $i -lt $2 ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	if [ -f /tmp/rmmod.rc ]; then
+		read -r rc < /tmp/rmmod.rc
+		say "rmmod rc=$rc"
+	else
+		say "rmmod hung"
+	fi
+}
+snap before
+insmod /target.ko $(cat /params)
+rc=$?
+say "insmod rc=$rc"
+[ $rc = 0 ] || exit 0
+sleep 1
+snap after
+# the module's own triggers (--trigger), run in the guest only
+while read -r t; do
+	[ -n "$t" ] && sh -c "$t" < /dev/null > /dev/null 2>&1
+done < /triggers
+say "triggered"
+"""
+
+# Each file is held open by a process of its own: children of a shell
+# that held it would inherit it, and every one of their exits would close
+# it into the freed module. Killing the holder is the close.
+_OWNER = r"""
+i=0
+pids=""
+for n in $(nodes); do
+	rm -f /tmp/opened
+	( exec < "$n" 2>/dev/null || exec <> "$n" 2>/dev/null || exit 1
+	  : > /tmp/opened
+	  exec sleep 100000 ) &
+	pid=$!
+	j=0
+	while [ ! -f /tmp/opened ] && [ $j -lt 5 ]; do sleep 1; j=$((j + 1)); done
+	if [ -f /tmp/opened ]; then
+		say "opened $n"
+		pids="$pids $pid"
+	else
+		kill $pid 2>/dev/null
+	fi
+done
+[ -n "$pids" ] || { say "nothing to open"; rmmod "$MOD"; exit 0; }
+unload "$MOD" 20
+say "closing"
+kill $pids
+sleep 3
+say "closed"
+"""
+
+_HOLD = r"""
+list=$(new sys | grep -v '^/sys/module/' | grep -v , | sed 's|^/sys/||' |
+	head -n 64 | tr '\n' , | sed 's/,$//')
+[ -n "$list" ] || { say "nothing to hold"; rmmod "$MOD"; exit 0; }
+insmod /modlife_hold.ko "path=$list"
+say "hold rc=$?"
+unload "$MOD" 15
+hung=0
+[ -f /tmp/rmmod.rc ] || hung=1
+say "dropping"
+rmmod modlife_hold
+i=0
+while [ ! -f /tmp/rmmod.rc ] && [ $i -lt 10 ]; do sleep 1; i=$((i + 1)); done
+[ $hung = 1 ] && [ -f /tmp/rmmod.rc ] && say "rmmod finished after drop"
+sleep 2
+say "dropped"
+"""
+
+_PENDING = r"""
+for n in $(nodes); do
+	timeout 2 dd if="$n" of=/dev/null bs=64 count=1 2>/dev/null
+	echo 1 | timeout 2 dd of="$n" 2>/dev/null
+done
+say "used"
+unload "$MOD" 20
+say "waiting"
+sleep $WAIT
+say "waited"
+"""
+
+_BODY = {"owner": _OWNER, "hold": _HOLD, "pending": _PENDING}
+
+
+def init_script():
+    return _INIT
+
+
+def scenario_script(scenario, module, wait=6):
+    head = "MOD=%s\nWAIT=%d\n" % (module, int(wait))
+    return "#!/bin/sh\n" + head + _COMMON + _BODY[scenario]
+
+
+def _events(console):
+    """(kind, text) in console order: ("mark", words) or ("report", line)."""
+    out = []
+    for raw in console.splitlines():
+        line = _NOISE.sub("", raw.rstrip("\r"))
+        at = line.find(MARK + " ")
+        if at >= 0:     # after the firmware's escape sequences, too
+            out.append(("mark", line[at + len(MARK) + 1:].strip()))
+        elif _REPORT.search(line):
+            out.append(("report", line))
+    return out
+
+
+_KEEP = re.compile(r"^(RIP: |CPU: \d+ PID: |Oops: |INFO: task |\s*\S+\+0x"
+                   r"[0-9a-f]+/0x[0-9a-f]+( \[\S+\])?$|Modules linked in)")
+
+
+def _report_lines(console, first):
+    """The report's first line, then the lines a maintainer reads first
+    (Oops, the task, RIP, the first calls), up to 8."""
+    lines = [_NOISE.sub("", ln.rstrip("\r")) for ln in console.splitlines()]
+    try:
+        i = lines.index(first)
+    except ValueError:
+        return [first]
+    keep = [first]
+    for ln in lines[i + 1:i + 80]:
+        if MARK in ln:
+            break
+        if _KEEP.match(ln) and not ln.lstrip().startswith("?"):
+            keep.append(ln)
+        if len(keep) == 8:
+            break
+    return keep
+
+
+def verdict(scenario, console, finished):
+    """('proven' | 'not reproduced' | 'no scenario' | 'error', why,
+    report lines) for one boot's console."""
+    ev = _events(console)
+    marks = [t for k, t in ev if k == "mark"]
+    if "boot" not in marks:
+        return ("error", "the kernel did not reach the test script"
+                + ("" if finished else " before the time limit"), [])
+    bad_dep = [m for m in marks if m.startswith("dep-failed")]
+    if bad_dep:
+        return ("error", "a dependency did not load: " + bad_dep[0][11:], [])
+    ins = [m for m in marks if m.startswith("insmod rc=")]
+    if not ins or ins[0] != "insmod rc=0":
+        return ("error", "the module did not load (%s)" % (
+            ins[0] if ins else "no insmod result"), [])
+    if "nothing to open" in marks:
+        return ("no scenario", "the module created no device node or "
+                "debugfs file to open", [])
+    if "nothing to hold" in marks:
+        return ("no scenario", "the module created no sysfs object", [])
+    # Reports before the unload are the module's own trouble, not proof.
+    unloaded = False
+    for kind, text in ev:
+        if kind == "mark" and text == "unloading":
+            unloaded = True
+        elif kind == "report" and not unloaded:
+            return ("error", "the kernel reported a fault before the "
+                    "unload: " + text, _report_lines(console, text))
+    rm = [m for m in marks if m.startswith("rmmod ")]
+    hung = "rmmod hung" in marks
+    after = [t for k, t in ev if k == "report"]
+    if hung and scenario == "hold":
+        why = "rmmod hung while a reference was held"
+        if "rmmod finished after drop" in marks:
+            why += " and finished when it was dropped"
+        hung_lines = [t for t in after if t.startswith("INFO: task")]
+        return ("proven", why, _report_lines(console, hung_lines[0])
+                if hung_lines else [])
+    if after:
+        when = {"owner": "closing a file of the unloaded module",
+                "hold": "dropping the reference after the unload",
+                "pending": "waiting after the unload"}[scenario]
+        return ("proven", "rmmod succeeded; %s faulted: %s"
+                % (when, after[0]), _report_lines(console, after[0]))
+    if not finished:
+        return ("error", "the guest did not finish before the time limit "
+                "(last step: %s)" % (marks[-1] if marks else "none"), [])
+    if scenario == "owner" and rm and rm[0] != "rmmod rc=0":
+        return ("not reproduced", "rmmod was refused while the files were "
+                "open: the module is pinned", [])
+    if hung:
+        return ("not reproduced", "rmmod hung", [])
+    return ("not reproduced", {
+        "owner": "rmmod succeeded with the files open, and closing them "
+                 "did not fault",
+        "hold": "dropping the references after the unload did not fault",
+        "pending": "nothing faulted after the unload",
+    }[scenario], [])

@@ -74,13 +74,15 @@ kb: all linux-source
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modlife/frontend \
-		$(DESTDIR)$(PREFIX)/share/modlife/cocci $(DESTDIR)$(PREFIX)/share/modlife/kb
+		$(DESTDIR)$(PREFIX)/share/modlife/cocci $(DESTDIR)$(PREFIX)/share/modlife/kb \
+		$(DESTDIR)$(PREFIX)/share/modlife/harness
 	install -m 755 sparse-plugin/modlife-sparse $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 modlife $(DESTDIR)$(PREFIX)/share/modlife/modlife
 	ln -sf ../share/modlife/modlife $(DESTDIR)$(PREFIX)/bin/modlife
 	install -m 644 frontend/*.py $(DESTDIR)$(PREFIX)/share/modlife/frontend/
 	install -m 644 cocci/*.cocci $(DESTDIR)$(PREFIX)/share/modlife/cocci/
 	install -m 644 kb/*.tsv kb/*.txt $(DESTDIR)$(PREFIX)/share/modlife/kb/
+	install -m 644 harness/Kbuild harness/*.c $(DESTDIR)$(PREFIX)/share/modlife/harness/
 
 clean:
 	$(MAKE) -C sparse-plugin clean

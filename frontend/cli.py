@@ -88,6 +88,9 @@ def build_parser():
                    help="report only findings on lines changed since REV")
     s.add_argument("-o", "--output", default=None,
                    help="write the report to a file")
+    s.add_argument("--prove", action="store_true",
+                   help="prove the findings at run time (modlife prove) "
+                   "for each module directory named")
 
     k = sub.add_parser("kb", help="build the owner knowledge file from a "
                        "kernel source tree")
@@ -261,6 +264,13 @@ def cmd_scan(a):
             return 2
         result["findings"] = diffbase.keep_touched(result["findings"],
                                                    touched)
+    if a.prove and result["findings"]:
+        from .prove import ProveError
+        try:
+            _scan_prove(a, kdir, result)
+        except ProveError as e:
+            sys.stderr.write("modlife: %s\n" % e)
+            return 2
     out = open(a.output, "w") if a.output else sys.stdout
     try:
         report.FORMATS[a.format](result, out, sys.stderr)
@@ -340,6 +350,31 @@ def cmd_cocci(a):
     return 2 if rc or errors or bad else 0
 
 
+def _prove_cache(a):
+    from . import cache
+    if a.no_cache:
+        return None
+    return a.cache_dir or os.path.dirname(cache.default_dir())
+
+
+def _scan_prove(a, kdir, result):
+    """scan --prove: each directory scanned is built and proven with the
+    findings under it; the proof goes on the finding."""
+    from . import prove
+    dirs = [p for p in a.paths if os.path.isdir(p)]
+    if not dirs:
+        raise prove.ProveError("--prove needs module directories")
+    for d in dirs:
+        top = os.path.abspath(d) + os.sep
+
+        def under(_paths, top=top):
+            return [f for f in result["findings"]
+                    if os.path.abspath(f["file"]).startswith(top)]
+        if under(None):
+            prove.run([d], kdir, under, cache_dir=_prove_cache(a),
+                      quiet=a.quiet)
+
+
 def cmd_prove(a):
     import json
     from . import prove
@@ -355,7 +390,10 @@ def cmd_prove(a):
         return scanner.scan(dirs)["findings"]
     from . import cache
     try:
-        targets, results = prove.main(a, findings)
+        targets, results = prove.run(
+            a.targets, a.kdir, findings, a.timeout, a.kernel,
+            _prove_cache(a), a.wait, a.console_log, a.quiet, a.source,
+            a.param, a.trigger, a.scenario)
     except (prove.ProveError, ScanError, kflags.KbuildError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2

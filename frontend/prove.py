@@ -164,6 +164,11 @@ class Prover:
             else:
                 f["proof"] = {k: r[k] for k in
                               ("scenario", "verdict", "why", "report")}
+                # one boot covers all of a scenario's findings: which of
+                # them the faulting object was, the why says
+                if sum(scenarios.RULE_SCENARIO.get(g["rule"]) == s
+                       for g in target.findings) > 1:
+                    f["proof"]["scope"] = "module"
         return results
 
 
@@ -196,39 +201,36 @@ def targets_from(paths_, kdir, work, scan_findings, source=None,
 
 
 def print_text(results, targets, out):
+    from .report import proof_text
     from .staging import display as d
     for t in targets:
         for f in t.findings:
             out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
                 d(f["file"]), f["line"], f["column"], f["severity"],
                 d(f["message"]), f["rule"]))
-            p = f["proof"]
-            out.write("%s:%d:%d: note: %s: %s\n" % (
-                d(f["file"]), f["line"], f["column"], p["verdict"],
-                d(p["why"])))
+            proof_text(dict(f, proof=dict(f["proof"], report=[])), out)
     for r in results:
         out.write("%s: %s scenario: %s: %s\n" % (
-            r["label"], r["scenario"], r["verdict"], r["why"]))
+            d(r["label"]), r["scenario"], r["verdict"], d(r["why"])))
         for ln in r["report"]:
-            out.write("    | %s\n" % ln)
+            out.write("    | %s\n" % d(ln))
 
 
-def main(a, scan_findings):
-    from . import cache
-    kdir = a.kdir
-    cache_dir = None if a.no_cache else (a.cache_dir or
-                                         os.path.dirname(cache.default_dir()))
+def run(paths_, kdir, scan_findings, timeout=240, kernel=None,
+        cache_dir=None, wait=6, console_log=None, quiet=False, source=None,
+        params=(), triggers=(), scenario=None):
+    """(targets, runs): prove and scan --prove both come here."""
     work = tempfile.mkdtemp(prefix="modlife-prove-build-")
+    log = None
     try:
-        log = open(a.console_log, "ab") if a.console_log else None
-        prover = Prover(kdir, a.timeout, a.kernel, cache_dir, a.wait, log,
-                        progress=None if a.quiet else
+        log = open(console_log, "ab") if console_log else None
+        prover = Prover(kdir, timeout, kernel, cache_dir, wait, log,
+                        progress=None if quiet else
                         lambda m: sys.stderr.write("modlife: %s\n" % m))
-        targets = targets_from(a.targets, kdir, work, scan_findings,
-                               a.source, a.param, prover.kernel.moddir,
-                               a.trigger)
+        targets = targets_from(paths_, kdir, work, scan_findings, source,
+                               params, prover.kernel.moddir, triggers)
         results = []
-        forced = a.scenario.split(",") if a.scenario else None
+        forced = scenario.split(",") if scenario else None
         for t in targets:
             if not forced and not t.findings:
                 sys.stderr.write("modlife: %s: no findings to prove (name "
@@ -238,5 +240,7 @@ def main(a, scan_findings):
                 r["label"] = t.label
                 results.append(r)
     finally:
+        if log:
+            log.close()
         shutil.rmtree(work, ignore_errors=True)
     return targets, results

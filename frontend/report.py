@@ -23,6 +23,8 @@ def text(result, out, err):
         out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
             d(f["file"]), f["line"], f["column"], f["severity"],
             d(f["message"]), f["rule"]))
+        if "proof" in f:
+            proof_text(f, out)
     for e in result["errors"]:
         msg = d(e["message"])
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
@@ -31,6 +33,18 @@ def text(result, out, err):
             err.write("%s: %s\n" % (d(e["file"]), msg))
         else:
             err.write("%s: error: %s\n" % (d(e["file"]), msg))
+
+
+def proof_text(f, out):
+    """modlife prove's verdict under its finding, with the console's
+    first report lines."""
+    p = f["proof"]
+    out.write("%s:%d:%d: note: %s%s: %s\n" % (
+        display(f["file"]), f["line"], f["column"], p["verdict"],
+        " (the module's %s scenario)" % p["scenario"]
+        if p.get("scope") == "module" else "", display(p["why"])))
+    for ln in p.get("report", []):
+        out.write("    | %s\n" % display(ln))
 
 
 def _skipped(result):
@@ -108,7 +122,8 @@ def sarif(result, out, err):
                     "artifactLocation": _location(f["file"]),
                     "region": {"startLine": f["line"],
                                "startColumn": f["column"]}}}],
-                "properties": {"engine": f["engine"]},
+                "properties": dict({"engine": f["engine"]}, **(
+                    {"proof": f["proof"]} if "proof" in f else {})),
             } for f in result["findings"]],
             "invocations": [{
                 "executionSuccessful": True,

@@ -101,6 +101,17 @@ class OfflineTest(unittest.TestCase):
             got = [os.path.basename(p) for p in
                    kmod.closure([os.path.join(d, "t.ko")], d)]
             self.assertEqual(got, ["a.ko", "b.ko", "c.ko"])
+            # modinfo names dependencies as files are named (usb-common);
+            # a pre soft dependency may be an alias (crc32c)
+            _fake_ko(os.path.join(d, "kernel", "usb-common.ko"),
+                     "usb_common", "")
+            _fake_ko(os.path.join(d, "kernel", "crc32c_generic.ko"),
+                     "crc32c_generic", "", "alias=crypto-crc32c;alias=crc32c")
+            _fake_ko(os.path.join(d, "v.ko"), "v", "usb-common",
+                     "softdep=pre: crc32c nosuchalias post: a")
+            got = [os.path.basename(p) for p in
+                   kmod.closure([os.path.join(d, "v.ko")], d)]
+            self.assertEqual(got, ["crc32c_generic.ko", "usb-common.ko"])
             _fake_ko(os.path.join(d, "u.ko"), "u", "zz")
             with self.assertRaisesRegex(kmod.ModuleError, "needs module zz"):
                 kmod.closure([os.path.join(d, "u.ko")], d)
@@ -172,10 +183,11 @@ class OfflineTest(unittest.TestCase):
                              res.stderr)
 
 
-def _fake_ko(path, name, deps):
+def _fake_ko(path, name, deps, extra=""):
     """An ELF64 file with only a .modinfo and a section-name table."""
     import struct
     info = b"name=%s\0depends=%s\0" % (name.encode(), deps.encode())
+    info += b"".join(x.encode() + b"\0" for x in extra.split(";") if x)
     names = b"\0.modinfo\0.shstrtab\0"
     body = info + names
     shoff = 64 + len(body)

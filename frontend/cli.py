@@ -171,7 +171,8 @@ def _prove_parser(sub):
     pr.add_argument("--cache-dir", default=None,
                     help="where the kernel image, busybox and the holding "
                     "module are kept (default: $XDG_CACHE_HOME/modlife)")
-    pr.add_argument("--no-cache", action="store_true")
+    pr.add_argument("--no-cache", action="store_true",
+                    help="do not cache the scan's facts")
     pr.add_argument("--quiet", "-q", action="store_true")
 
 
@@ -351,9 +352,9 @@ def cmd_cocci(a):
 
 
 def _prove_cache(a):
+    """Downloads and the holding module: under --cache-dir when given
+    (--no-cache only concerns facts)."""
     from . import cache
-    if a.no_cache:
-        return None
     return a.cache_dir or os.path.dirname(cache.default_dir())
 
 

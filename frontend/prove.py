@@ -48,7 +48,7 @@ def build(src, kdir, work):
     dest = os.path.join(work, "build")
     shutil.copytree(src, dest, symlinks=True,
                     ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
-    res = provenv._run(["make", "-C", kdir, "M=" + dest] +
+    res = provenv.run(["make", "-C", kdir, "M=" + dest] +
                        _kconfig_options(src) + ["modules"])
     if res.returncode:
         err = [ln for ln in res.stderr.splitlines() if "error" in ln]

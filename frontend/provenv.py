@@ -44,7 +44,7 @@ def kernel_release(kdir):
     return m.group(1)
 
 
-def _run(args, cwd=None, timeout=900):
+def run(args, cwd=None, timeout=900):
     return subprocess.run(args, cwd=cwd, stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, timeout=timeout)
@@ -58,13 +58,13 @@ def _unpack_package(pkg, dest, what):
     os.makedirs(os.path.dirname(dest), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".unpack-", dir=os.path.dirname(dest))
     try:
-        res = _run(["apt-get", "download", "--", pkg], cwd=work)
+        res = run(["apt-get", "download", "--", pkg], cwd=work)
         debs = glob.glob(os.path.join(work, "*.deb"))
         if res.returncode or not debs:
             raise ProveError("cannot download Debian's %s (%s): %s" % (
                 pkg, what, (res.stderr.strip().splitlines() or ["?"])[-1]))
         root = os.path.join(work, "root")
-        res = _run(["dpkg-deb", "-x", debs[0], root])
+        res = run(["dpkg-deb", "-x", debs[0], root])
         if res.returncode:
             raise ProveError("cannot unpack %s: %s" % (
                 debs[0], res.stderr.strip()))
@@ -120,7 +120,7 @@ def qemu():
         raise ProveError("qemu-system-x86_64 missing: install Debian's "
                          "qemu-system-x86 (as root: apt-get install "
                          "qemu-system-x86)")
-    res = _run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+    res = run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
                 "qemu-system-x86"], timeout=1800)
     found = shutil.which("qemu-system-x86_64")
     if res.returncode or not found:
@@ -158,7 +158,7 @@ def harness(kdir, cache_dir=None):
     try:
         for name in os.listdir(src):
             shutil.copy(os.path.join(src, name), work)
-        res = _run(["make", "-C", kdir, "M=" + work, "modules"])
+        res = run(["make", "-C", kdir, "M=" + work, "modules"])
         if res.returncode:
             raise ProveError("cannot build the holding module against %s: %s"
                              % (kdir, (res.stderr.strip().splitlines()

@@ -240,14 +240,17 @@ class BootTest(unittest.TestCase):
     """Real boots of Debian's kernel (TCG without KVM): about 12 s each."""
 
     def test_one_pair_per_scenario(self):
+        data = {"runs": [], "targets": []}
         with TempDir() as tmp:
-            rc, data, err = prove(
-                "corpus/misc-char-bug", "corpus/misc-char-fixed",
-                "corpus/release-bug", "corpus/release-fixed",
-                "corpus/work-static-bug", "corpus/work-static-fixed",
-                "--rules", "all", "--scenario", "owner,hold,pending",
-                tmp=tmp)
-            self.assertEqual(rc, 1, err)
+            for scenario, pair in (("owner", "misc-char"),
+                                   ("hold", "release"),
+                                   ("pending", "work-static")):
+                rc, got, err = prove(
+                    "corpus/%s-bug" % pair, "corpus/%s-fixed" % pair,
+                    "--rules", "all", "--scenario", scenario, tmp=tmp)
+                self.assertEqual(rc, 1, err)
+                data["runs"] += got["runs"]
+                data["targets"] += got["targets"]
             self.assertEqual(os.listdir(tmp), [])
         got = verdicts(data)
         want = {"misc-char-bug": "proven", "misc-char-fixed": "not reproduced",
@@ -258,6 +261,7 @@ class BootTest(unittest.TestCase):
         for mod, verdict in want.items():
             self.assertEqual(got[("corpus/" + mod, scen[mod[:4]])], verdict,
                              (mod, data["runs"]))
+        self.assertEqual(len(data["runs"]), 6)
         by_file = {}
         for t in data["targets"]:
             for f in t["findings"]:
@@ -268,6 +272,19 @@ class BootTest(unittest.TestCase):
                             for ln in by_file["mchar.c:73"]["report"]))
         self.assertEqual(by_file["vsensor.c:100"]["verdict"], "proven")
         self.assertEqual(by_file["hbeat.c:28"]["verdict"], "proven")
+
+    def test_scan_prove_puts_the_proof_on_the_finding(self):
+        res = subprocess.run([MODLIFE, "scan", "--prove", "--quiet",
+                              "--cache-dir", PROVE_CACHE, "--format",
+                              "sarif", "corpus/misc-char-bug"], cwd=ROOT,
+                             capture_output=True, text=True)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        results = json.loads(res.stdout)["runs"][0]["results"]
+        self.assertEqual(len(results), 1)
+        proof = results[0]["properties"]["proof"]
+        self.assertEqual((proof["scenario"], proof["verdict"]),
+                         ("owner", "proven"))
+        self.assertIn("/dev/mchar", proof["why"])
 
     def test_a_module_that_does_not_load(self):
         # tickmon refuses period_ms below 10: insmod fails in the guest

@@ -164,6 +164,17 @@ class Prover:
             else:
                 f["proof"] = {k: r[k] for k in
                               ("scenario", "verdict", "why", "report")}
+                seen = "hang" if r["why"].startswith("rmmod hung") \
+                    else "fault"
+                if r["verdict"] == "proven" and \
+                        scenarios.PROVEN_BY.get(f["rule"]) != seen:
+                    # an exit wait predicts a hang, a release in module
+                    # text a fault: the other outcome proves the other
+                    f["proof"]["verdict"] = "not reproduced"
+                    f["proof"]["why"] = "this rule predicts a %s; the " \
+                        "run showed a %s: %s" % (
+                            scenarios.PROVEN_BY.get(f["rule"]), seen,
+                            r["why"])
                 # one boot covers all of a scenario's findings: which of
                 # them the faulting object was, the why says
                 if sum(scenarios.RULE_SCENARIO.get(g["rule"]) == s

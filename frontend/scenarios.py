@@ -36,17 +36,19 @@ _NOISE = re.compile(r"^\s*(\[\s*\d+\.\d+\]\s*)?")
 
 
 def _load_rule_scenarios():
-    table = {}
+    """kb/prove.tsv: rule -> scenario, and rule -> what proves it."""
+    table, by = {}, {}
     with open(os.path.join(paths.ROOT, "kb", "prove.tsv"),
               encoding="utf-8") as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
-                rule, scenario, _why = line.rstrip("\n").split("\t")
+                rule, scenario, proof, _why = line.rstrip("\n").split("\t")
                 table[rule] = None if scenario == "-" else scenario
-    return table
+                by[rule] = proof
+    return table, by
 
 
-RULE_SCENARIO = _load_rule_scenarios()
+RULE_SCENARIO, PROVEN_BY = _load_rule_scenarios()
 
 _INIT = r"""#!/bin/sh
 mount -t proc proc /proc

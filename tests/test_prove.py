@@ -163,6 +163,28 @@ class OfflineTest(unittest.TestCase):
             BOOT, "@@modlife insmod rc=0", "@@modlife nothing to open"),
             True)[0], "no scenario")
 
+    def test_a_run_proves_only_the_findings_whose_outcome_it_showed(self):
+        from frontend import prove as pv
+        p = object.__new__(pv.Prover)
+        outcome = {}
+        p.run = lambda target, scenario: dict(outcome, scenario=scenario,
+                                              module="m", report=[])
+        t = object.__new__(pv.Target)
+        t.findings = [{"rule": "unregister-wait-in-exit"},
+                      {"rule": "module-release"}, {"rule": "self-pin"}]
+        outcome.update(verdict="proven", why="rmmod hung while a reference "
+                       "was held")
+        p.prove(t)
+        self.assertEqual([f["proof"]["verdict"] for f in t.findings],
+                         ["proven", "not reproduced", "no scenario"])
+        self.assertIn("predicts a fault", t.findings[1]["proof"]["why"])
+        self.assertEqual(t.findings[0]["proof"]["scope"], "module")
+        outcome.update(verdict="proven", why="rmmod succeeded; dropping the "
+                       "reference after the unload faulted: BUG: x")
+        p.prove(t)
+        self.assertEqual([f["proof"]["verdict"] for f in t.findings],
+                         ["not reproduced", "proven", "no scenario"])
+
     def test_every_rule_has_a_scenario_entry(self):
         from frontend.rules import RULES
         self.assertEqual(sorted(scenarios.RULE_SCENARIO), sorted(RULES))

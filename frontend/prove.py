@@ -212,13 +212,11 @@ def targets_from(paths_, kdir, work, scan_findings, source=None,
 
 
 def print_text(results, targets, out):
-    from .report import proof_text
+    from .report import finding_text, proof_text
     from .staging import display as d
     for t in targets:
         for f in t.findings:
-            out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
-                d(f["file"]), f["line"], f["column"], f["severity"],
-                d(f["message"]), f["rule"]))
+            finding_text(f, out)
             proof_text(dict(f, proof=dict(f["proof"], report=[])), out)
     for r in results:
         out.write("%s: %s scenario: %s: %s\n" % (

@@ -20,9 +20,7 @@ def text(result, out, err):
             err.write("%s: note: not checked: %s (%s)\n" % (
                 d(s["file"]), s["reason"], REASONS.get(s["reason"], "")))
     for f in result["findings"]:
-        out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
-            d(f["file"]), f["line"], f["column"], f["severity"],
-            d(f["message"]), f["rule"]))
+        finding_text(f, out)
         if "proof" in f:
             proof_text(f, out)
     for e in result["errors"]:
@@ -33,6 +31,12 @@ def text(result, out, err):
             err.write("%s: %s\n" % (d(e["file"]), msg))
         else:
             err.write("%s: error: %s\n" % (d(e["file"]), msg))
+
+
+def finding_text(f, out):
+    out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
+        display(f["file"]), f["line"], f["column"], f["severity"],
+        display(f["message"]), f["rule"]))
 
 
 def proof_text(f, out):

@@ -408,6 +408,10 @@ def cmd_prove(a):
         prove.print_text(results, targets, sys.stdout)
     verdicts = {r["verdict"] for r in results}
     if "error" in verdicts:
+        for r in results:
+            if r["verdict"] == "error":
+                sys.stderr.write("modlife: %s: %s scenario: %s\n" % (
+                    r["label"], r["scenario"], r["why"]))
         return 2
     return 1 if "proven" in verdicts else 0
 

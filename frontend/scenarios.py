@@ -232,8 +232,11 @@ def verdict(scenario, console, finished):
     ev = _events(console)
     marks = [t for k, t in ev if k == "mark"]
     if "boot" not in marks:
+        last = [ln.strip() for ln in console.splitlines() if ln.strip()]
         return ("error", "the kernel did not reach the test script"
-                + ("" if finished else " before the time limit"), [])
+                + ("" if finished else " before the time limit")
+                + (" (last line: %s)" % last[-1][:200] if last else ""),
+                [])
     bad_dep = [m for m in marks if m.startswith("dep-failed")]
     if bad_dep:
         return ("error", "a dependency did not load: " + bad_dep[0][11:], [])

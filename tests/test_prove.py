@@ -316,6 +316,50 @@ class BootTest(unittest.TestCase):
         self.assertEqual(data["runs"][0]["verdict"], "error")
         self.assertIn("did not load", data["runs"][0]["why"])
 
+    def test_a_kernel_that_does_not_boot(self):
+        with TempDir() as tmp:
+            fake = os.path.join(tmp, "vmlinuz")
+            with open(fake, "wb") as f:
+                f.write(b"not a kernel" * 100)
+            rc, data, err = prove("corpus/misc-char-bug", "--kernel", fake,
+                                  "--timeout", "60")
+            self.assertEqual(rc, 2, err)
+            self.assertRegex(data["runs"][0]["why"],
+                             r"did not reach the test script \(last line: ")
+
+    def test_no_emulator_is_named(self):
+        with TempDir() as tmp:
+            res = subprocess.run(
+                [sys.executable, MODLIFE, "prove", "--cache-dir", PROVE_CACHE,
+                 "corpus/misc-char-bug"], cwd=ROOT, capture_output=True,
+                text=True, env=dict(os.environ, PATH=tmp))
+        self.assertEqual(res.returncode, 2, res.stderr)
+        self.assertEqual(res.stderr.strip().splitlines(), [
+            "modlife: qemu-system-x86_64 missing: install Debian's "
+            "qemu-system-x86 (as root: apt-get install qemu-system-x86)"])
+
+    def test_sigterm_during_a_boot_leaves_nothing(self):
+        import signal
+        import time
+        with TempDir() as tmp:
+            p = subprocess.Popen(
+                [MODLIFE, "prove", "--quiet", "--cache-dir", PROVE_CACHE,
+                 "corpus/misc-char-bug"], cwd=ROOT,
+                env=dict(os.environ, TMPDIR=tmp), stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True)
+            for _ in range(600):
+                if _qemu_processes(tmp):
+                    break
+                time.sleep(0.1)
+            self.assertTrue(_qemu_processes(tmp), "no boot started")
+            p.send_signal(signal.SIGTERM)
+            out, err = p.communicate(timeout=60)
+            self.assertEqual(p.returncode, 143, err)
+            self.assertEqual(err.strip(), "modlife: terminated")
+            time.sleep(0.5)
+            self.assertEqual(_qemu_processes(tmp), [])
+            self.assertEqual(os.listdir(tmp), [])
+
     def test_time_limit_leaves_nothing_behind(self):
         with TempDir() as tmp:
             rc, data, err = prove("corpus/misc-char-bug", "--timeout", "3",

@@ -77,6 +77,19 @@ def build(src, kdir, work):
     return out
 
 
+def _parameter_hint(target):
+    """A module that makes nothing at load may want a switch (vfb's
+    vfb_enable): name its parameters."""
+    try:
+        parms = kmod.modinfo(target.ko).get("parmtype", [])
+    except kmod.ModuleError:
+        return ""
+    if not parms:
+        return ""
+    return " (its parameters: %s; --param NAME=VALUE sets one)" % ", ".join(
+        p.replace(":", " ", 1) for p in parms[:8])
+
+
 def scenarios_for(findings):
     want = []
     for f in findings:
@@ -146,6 +159,8 @@ class Prover:
         finally:
             shutil.rmtree(work, ignore_errors=True)
         verdict, why, report = scenarios.verdict(scenario, console, finished)
+        if verdict == "no scenario" or why.startswith("the module did not"):
+            why += _parameter_hint(target)
         return {"scenario": scenario, "module": target.module,
                 "verdict": verdict, "why": why, "report": report}
 

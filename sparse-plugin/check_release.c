@@ -119,11 +119,14 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 		if (addr_key(arg, key, sizeof(key))) {
 			snprintf(k, sizeof(k), "registered:%s", key);
 			provide_unless_exported(sym_name(ctx->fn), k);
+			/* whoever it is for, an empty release is a bug */
+			provide("registered-any:%s", key);
 		}
 		if (base && is_static_object(base)) {
 			snprintf(k, sizeof(k), "registered:obj:%s",
 				 sym_name(base));
 			provide_unless_exported(sym_name(ctx->fn), k);
+			provide("registered-any:obj:%s", sym_name(base));
 		}
 	} END_FOR_EACH_PTR(arg);
 }
@@ -138,6 +141,9 @@ static void points_to(const char *holder, struct expression *value)
 		return;
 	snprintf(a, sizeof(a), "registered:%s", holder);
 	snprintf(b, sizeof(b), "registered:obj:%s", sym_name(o));
+	implies(a, b);
+	snprintf(a, sizeof(a), "registered-any:%s", holder);
+	snprintf(b, sizeof(b), "registered-any:obj:%s", sym_name(o));
 	implies(a, b);
 }
 
@@ -291,7 +297,13 @@ static void release_end_tu(void)
 					fname, in->slot);
 		}
 		f->unload = 1;
-		finding_requires(f, "registered:%s", in->key);
+		/*
+		 * Devices a library registers for its dependents go before
+		 * it (module-release stays silent); an empty release leaks
+		 * and hides the core's warning whoever registered the object
+		 */
+		finding_requires(f, "%s:%s", strcmp(f->rule, "empty-release") ?
+				 "registered" : "registered-any", in->key);
 		finding_report(f);
 	}
 }

@@ -52,6 +52,7 @@ class FixTest(unittest.TestCase):
             self.assertEqual((rc, result["findings"]), (0, []), err)
             apply_all(d)
             self.assertEqual(snapshot(d), after, "second application")
+            return after
 
     def test_misc_char(self):
         self.fix_and_check("misc-char-bug")
@@ -73,6 +74,14 @@ class FixTest(unittest.TestCase):
 
     def test_rcu_barrier_in_exit(self):
         self.fix_and_check("rcu-bug")
+
+    def test_library_empty_release_frees_and_the_late_frees_go(self):
+        after = self.fix_and_check("empty-release-library-bug")
+        fixed = snapshot(os.path.join(ROOT, "corpus",
+                                      "empty-release-library-fixed"))
+        strip = (lambda t: t[t.index("#include"):].replace(
+            "a release that frees", "an empty release for"))
+        self.assertEqual(strip(after["tapbus.c"]), strip(fixed["tapbus.c"]))
 
 
 class CocciFixturesTest(unittest.TestCase):

@@ -99,13 +99,22 @@ def build_parser():
     k.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     k.add_argument("-o", "--output", default=None)
 
-    fx = sub.add_parser("fix", help="apply the semantic patches' safe "
-                        "fixes (atomically, per file) and print the diff")
+    fx = sub.add_parser("fix", help="fix what scan reports, with the fix "
+                        "each rule page calls safe (kb/fixes.tsv): "
+                        "checked, re-scanned, written atomically; the diff "
+                        "is printed")
     fx.add_argument("paths", nargs="+", metavar="PATH")
     fx.add_argument("--dry-run", "-n", action="store_true",
                     help="print the diff, change nothing")
-    fx.add_argument("--rules", type=_rule_list, default=None)
+    fx.add_argument("--rules", type=_rule_list, default=None,
+                    help="as for scan: the default rules unless named")
     fx.add_argument("--disable", type=_rule_list, default=[])
+    fx.add_argument("--kdir", default=None)
+    fx.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
+    fx.add_argument("--assume-module", action="store_true",
+                    help="as for scan")
+    fx.add_argument("--cache-dir", default=None)
+    fx.add_argument("--no-cache", action="store_true")
 
     ln = sub.add_parser("link", help="link the facts that a kbuild run with "
                         "CHECK='modlife-sparse --modlife-facts=auto' left")
@@ -286,19 +295,46 @@ def cmd_scan(a):
 
 
 def cmd_fix(a):
-    from . import fix
-    from .scan import collect
-    errors = []
-    files = collect(a.paths, errors)
-    for e in errors:
-        sys.stderr.write("%s: error: %s\n" % (e["file"], e["message"]))
-    rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
-    changed, failed = fix.run(files, rules, a.dry_run, sys.stdout,
-                              sys.stderr)
-    sys.stderr.write("modlife fix: %d file(s) %s, %d error(s)\n"
+    """Fixes what scan reports (same rules, defaults and linking), with
+    the fix each rule page calls safe; lists the findings left to a
+    person."""
+    from . import cache, fix, fixscan
+    from .link import LinkError
+    from .staging import display
+    from .scan import ScanError, Scanner
+    kdir = a.kdir or paths.default_kdir()
+    rules = select(a.rules, a.disable)
+    cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
+
+    def scanner():
+        return Scanner(kdir, a.jobs, rules, a.assume_module,
+                       cache_dir=cache_dir, progress=False)
+    try:
+        s = scanner()
+        result = s.scan(a.paths)
+    except (ScanError, LinkError, kflags.KbuildError) as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    report.FORMATS["text"]({"findings": [], "errors": result["errors"]},
+                           sys.stdout, sys.stderr)
+    todo, manual = fixscan.plan(result["findings"])
+    for f, why in manual:
+        sys.stderr.write("%s:%d:%d: note: no automatic fix: %s [modlife-%s]"
+                         "\n" % (display(f["file"]), f["line"], f["column"],
+                                 why, f["rule"]))
+    verifier = fixscan.Verifier(
+        lambda: Scanner(kdir, 1, rules, True, cache_dir=cache_dir,
+                        progress=False, warn=lambda m: None),
+        result["findings"])
+    changed, failed = fix.run(todo, a.dry_run, sys.stdout, sys.stderr,
+                              verifier)
+    sys.stderr.write("modlife fix: %d file(s) %s, %d error(s), %d "
+                     "finding(s) without an automatic fix\n"
                      % (changed, "would change" if a.dry_run else "changed",
-                        failed + len(errors)))
-    return 2 if failed or errors else 0
+                        failed + len(result["errors"]), len(manual)))
+    if failed or s.input_errors:
+        return 2
+    return 0
 
 
 def cmd_link(a):

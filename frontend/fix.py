@@ -202,20 +202,28 @@ def diff(path, old, new):
     return "".join(difflib.unified_diff(a, b, "a/" + path, "b/" + path))
 
 
-def run(files, rules, dry_run, out, err):
-    """Returns (files changed, errors). A file that cannot be fixed
-    safely is reported and left as it was; the others go on."""
-    sps = scripts(rules)
+def run(plan, dry_run, out, err, verifier=None):
+    """plan: {file: [rules]}. Returns (files changed, errors). A file
+    that cannot be fixed safely is reported and left as it was; the
+    others go on. A fix whose result fixcheck refuses, or that a re-scan
+    (verifier) still finds the finding in, is not written."""
     changed, errors = 0, 0
-    for path in files:
+    for path in sorted(plan):
         shown = display(path)
         try:
             before, old = snapshot(path)
             if not dry_run:
                 writable_target(path)
-            new, problem = fix_file(path, sps, old)
+            new, problem = fix_file(path, scripts(plan[path]), old)
             if new is not None:
                 new = line_endings_like(old, new)
+                refused = _refusal(path, old, new, plan[path], verifier)
+                if refused:
+                    # the tool declining is no error of the input
+                    err.write("%s: note: fix refused: %s; file left as it "
+                              "was\n" % (shown, refused))
+                    continue
+            if new is not None and not problem:
                 if not dry_run:
                     write_atomic(path, new, before)
                 # the diff of what was (or would be) written only
@@ -234,3 +242,20 @@ def run(files, rules, dry_run, out, err):
         if new is not None:
             changed += 1
     return changed, errors
+
+
+def _refusal(path, old, new, rules, verifier):
+    from . import fixcheck
+    why = fixcheck.problems(old.decode("utf-8", "replace"),
+                            new.decode("utf-8", "replace"))
+    if why:
+        return "; ".join(why)
+    if verifier is None:
+        return None
+    left = verifier.remaining(path, new, rules)
+    if left is None:
+        return "the fixed file could not be re-scanned"
+    if left:
+        return "a re-scan still finds %s" % ", ".join(
+            "%s (line %d)" % (f["rule"], f["line"]) for f in left)
+    return None

@@ -6,9 +6,10 @@ nothing."""
 import glob
 import os
 import subprocess
+import sys
 import unittest
 
-from util import ROOT, TempDir, copy_module, kbuild, scan
+from util import MODLIFE, ROOT, TempDir, copy_module, kbuild, scan
 
 SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
 
@@ -82,6 +83,96 @@ class FixTest(unittest.TestCase):
         strip = (lambda t: t[t.index("#include"):].replace(
             "a release that frees", "an empty release for"))
         self.assertEqual(strip(after["tapbus.c"]), strip(fixed["tapbus.c"]))
+
+
+class ScanDrivenFixTest(unittest.TestCase):
+    """fix fixes what scan reports, with the fixes kb/fixes.tsv calls
+    safe, and refuses results that are wrong in known ways."""
+
+    def fix(self, *args):
+        return subprocess.run([MODLIFE, "fix", "--no-cache"] + list(args),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+
+    def test_no_automatic_fix_is_said_and_the_wait_stays(self):
+        with TempDir() as tmp:
+            d = copy_module("exit-wait-bug", tmp)
+            before = snapshot(d)
+            res = self.fix(d)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertEqual(res.stdout, "")
+            self.assertEqual(snapshot(d), before)
+            notes = [ln.split(": note: ")[0].replace(d + "/", "")
+                     + " " + ln.rsplit(" ", 1)[1]
+                     for ln in res.stderr.splitlines() if ": note: " in ln]
+            self.assertEqual(notes, [
+                "vchan-core.c:56:17 [modlife-release-returns-into-module]",
+                "vchan-core.c:86:28 [modlife-unregister-wait-in-exit]"])
+            self.assertIn("no automatic fix: dropping the wait", res.stderr)
+
+    def test_wrong_results_are_refused(self):
+        for module, line, why in (
+                ("rcu-return-bug", "tagdir.c", "would follow a return"),
+                ("rcu-cache-bug", "tagdir.c",
+                 "after kmem_cache_destroy(tag_cache)"),
+                ("static-pdev-errlog-bug", "vbuzzer.c",
+                 "dereferences vbuzzer_pdev, an ERR_PTR() there")):
+            with TempDir() as tmp:
+                d = copy_module(module, tmp)
+                before = snapshot(d)
+                res = self.fix(d)
+                self.assertEqual(res.returncode, 0, res.stderr)
+                self.assertEqual(snapshot(d), before, module)
+                self.assertIn("%s/%s: note: fix refused: " % (d, line),
+                              res.stderr)
+                self.assertIn(why, res.stderr)
+
+    def test_experimental_rules_only_when_asked(self):
+        with TempDir() as tmp:
+            d = copy_module("timer-bug", tmp)
+            before = snapshot(d)
+            self.assertEqual(self.fix(d).stdout, "")
+            self.assertEqual(snapshot(d), before)
+            res = self.fix("--rules", "all", d)
+            self.assertIn("+\tdel_timer_sync(&tickmon.timer);", res.stdout)
+
+    def test_a_fix_that_leaves_the_finding_is_caught(self):
+        sys.path.insert(0, ROOT)
+        from frontend import fixscan
+        from frontend.scan import Scanner
+        from util import kdir
+
+        def scanner():
+            return Scanner(kdir(), 1, ["missing-owner"], True,
+                           progress=False)
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            findings = scanner().scan([d])["findings"]
+            v = fixscan.Verifier(scanner, findings)
+            with open(src, "rb") as f:
+                old = f.read()
+            self.assertEqual([f["line"] for f in
+                              v.remaining(src, old, ["missing-owner"])], [73])
+            new = old.replace(b"static const struct file_operations "
+                              b"mchar_fops = {\n", b"static const struct "
+                              b"file_operations mchar_fops = {\n\t.owner = "
+                              b"THIS_MODULE,\n")
+            self.assertNotEqual(new, old)
+            self.assertEqual(v.remaining(src, new, ["missing-owner"]), [])
+            self.assertIsNone(v.remaining(src, b"int x = ;\n",
+                                          ["missing-owner"]))
+
+    def test_every_rule_page_says_what_fix_does(self):
+        sys.path.insert(0, ROOT)
+        from frontend.fixscan import FIXES
+        from frontend.rules import RULES
+        self.assertEqual(sorted(FIXES), sorted(RULES))
+        for rule, (safe, _why) in FIXES.items():
+            with open(os.path.join(ROOT, "docs", "rules", rule + ".md")) as f:
+                page = f.read()
+            want = "**Automatic fix:** %s" % ("yes" if safe else "no")
+            self.assertIn(want, page, rule)
 
 
 class CocciFixturesTest(unittest.TestCase):

@@ -222,7 +222,8 @@ class FixFilesTest(unittest.TestCase):
             import io
             out, err = io.StringIO(), io.StringIO()
             with mock.patch("os.open", deny):
-                changed, errors = fix.run([src, src2], ["missing-owner"],
+                changed, errors = fix.run({src: ["missing-owner"],
+                                           src2: ["missing-owner"]},
                                           False, out, err)
             self.assertEqual((changed, errors), (1, 1), err.getvalue())
             self.assertIn("mchar.c: error: Permission denied",

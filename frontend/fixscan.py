@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Which findings `modlife fix` fixes (kb/fixes.tsv: the rules whose
+fix the rule page calls safe), and the re-scan that each fix must pass:
+the finding it was for is gone from a scan of the module with the fixed
+file in place."""
+import os
+import shutil
+import tempfile
+
+from . import paths
+
+# what a re-scan copies of the fixed file's directory: the module's own
+# sources and build files
+_MODULE_FILES = (".c", ".h")
+_BUILD_FILES = ("Kbuild", "Makefile", "Kconfig")
+
+
+def _load():
+    table = {}
+    with open(os.path.join(paths.ROOT, "kb", "fixes.tsv"),
+              encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                rule, kind, why = line.rstrip("\n").split("\t")
+                table[rule] = (kind == "safe", why)
+    return table
+
+
+FIXES = _load()
+
+
+def plan(findings):
+    """({file: [rules with a safe fix]}, [(finding, why not)])."""
+    todo, manual = {}, []
+    for f in findings:
+        safe, why = FIXES.get(f["rule"], (False, "no fix known"))
+        if safe:
+            rules = todo.setdefault(f["file"], [])
+            if f["rule"] not in rules:
+                rules.append(f["rule"])
+        else:
+            manual.append((f, why))
+    return todo, manual
+
+
+def _key(f):
+    return (f["rule"], f["message"])
+
+
+class Verifier:
+    """Re-scans a fixed file in a private copy of its directory."""
+
+    def __init__(self, scanner_factory, findings):
+        self.make = scanner_factory
+        self.before = {}
+        for f in findings:
+            self.before.setdefault(os.path.abspath(f["file"]), []).append(f)
+
+    def remaining(self, path, new, rules):
+        """The findings of rules that the fixed text still has, or None
+        when the copy could not be checked."""
+        src = os.path.dirname(os.path.abspath(path))
+        with tempfile.TemporaryDirectory(prefix="modlife-verify-") as tmp:
+            for name in os.listdir(src):
+                p = os.path.join(src, name)
+                if (name.endswith(_MODULE_FILES) or name in _BUILD_FILES) \
+                        and os.path.isfile(p) and not os.path.islink(p):
+                    shutil.copy(p, os.path.join(tmp, name))
+            target = os.path.join(tmp, os.path.basename(path))
+            with open(target, "wb") as f:
+                f.write(new)
+            scanner = self.make()
+            result = scanner.scan([tmp])
+            if any(os.path.abspath(e["file"]) == target
+                   for e in result["errors"]) or \
+                    not scanner.stats["checked"]:
+                return None
+            now = {_key(f) for f in result["findings"]
+                   if os.path.abspath(f["file"]) == target}
+        return [f for f in self.before.get(os.path.abspath(path), [])
+                if f["rule"] in rules and _key(f) in now]

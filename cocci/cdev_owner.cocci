@@ -28,9 +28,12 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// modlife fix: the scan decided the module can be unloaded (a
+// module_*_driver() macro, an exit in another file): no module_exit() needed
+virtual unloadable
 
 // The file is module code that can be unloaded.
-@mod@
+@mod depends on !unloadable@
 declarer name module_exit;
 identifier exitfn;
 @@
@@ -38,7 +41,7 @@ identifier exitfn;
 module_exit(exitfn);
 
 // ... and registers a cdev.
-@added depends on mod@
+@added depends on mod || unloadable@
 @@
 
 (

@@ -45,9 +45,12 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// modlife fix: the scan decided the module can be unloaded (a
+// module_*_driver() macro, an exit in another file): no module_exit() needed
+virtual unloadable
 
 // The file is module code that can be unloaded.
-@mod@
+@mod depends on !unloadable@
 declarer name module_exit;
 identifier exitfn;
 @@
@@ -114,7 +117,7 @@ def er_pos(p):
 // ----------------------------------------------------------------------------
 // Trivial release functions and where they are installed.
 
-@triv depends on mod@
+@triv depends on mod || unloadable@
 identifier R, d;
 statement list SL;
 position rp;

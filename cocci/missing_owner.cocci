@@ -31,9 +31,12 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// modlife fix: the scan decided the module can be unloaded (a
+// module_*_driver() macro, an exit in another file): no module_exit() needed
+virtual unloadable
 
 // The file is module code that can be unloaded.
-@mod@
+@mod depends on !unloadable@
 declarer name module_exit;
 identifier exitfn;
 @@
@@ -41,7 +44,7 @@ identifier exitfn;
 module_exit(exitfn);
 
 // Tables that already have an owner field.
-@has depends on mod@
+@has depends on mod || unloadable@
 identifier I;
 expression E;
 position p;
@@ -55,7 +58,7 @@ struct block_device_operations I@p = { ..., .owner = E, ... };
 
 // cdev pattern: cdev_init(&X, &fops) (or X = cdev_alloc(); X->ops = &fops)
 // and X.owner = THIS_MODULE somewhere in the file; the cdev pins the module.
-@cdev depends on mod@
+@cdev depends on mod || unloadable@
 expression X;
 identifier I;
 @@
@@ -86,7 +89,7 @@ position p;
 struct file_operations I@p = { ... };
 
 // Tables without an owner field.
-@cand depends on mod@
+@cand depends on mod || unloadable@
 identifier I;
 position p != {has.p, pinned.p};
 @@

@@ -52,9 +52,12 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// modlife fix: the scan decided the module can be unloaded (a
+// module_*_driver() macro, an exit in another file): no module_exit() needed
+virtual unloadable
 
 // The file is module code that can be unloaded.
-@mod@
+@mod depends on !unloadable@
 declarer name module_exit;
 identifier exitfn;
 @@
@@ -212,7 +215,7 @@ def so_unsafe_uses(key):
 // ----------------------------------------------------------------------------
 // Registered static objects (report, context, org).
 
-@pdreg depends on mod@
+@pdreg depends on mod || unloadable@
 identifier NAME;
 @@
 
@@ -223,7 +226,7 @@ identifier NAME;
 )
 
 // platform_add_devices(A, n) with A = { &NAME, ... }
-@pdadd depends on mod@
+@pdadd depends on mod || unloadable@
 identifier A;
 @@
 
@@ -257,7 +260,7 @@ position p;
  static struct platform_device NAME@p;
 )
 
-@koreg depends on mod@
+@koreg depends on mod || unloadable@
 identifier NAME;
 @@
 
@@ -278,7 +281,7 @@ position p;
  static struct kobject NAME@p;
 )
 
-@ksreg depends on mod@
+@ksreg depends on mod || unloadable@
 identifier NAME;
 @@
 
@@ -295,7 +298,7 @@ position p;
  static struct kset NAME@p;
 )
 
-@devreg depends on mod@
+@devreg depends on mod || unloadable@
 identifier NAME;
 @@
 
@@ -317,7 +320,7 @@ position p;
 )
 
 // A registered member of a static struct: device_register(&foo.dev).
-@memreg depends on mod@
+@memreg depends on mod || unloadable@
 identifier NAME, F, G;
 expression E;
 position q;

@@ -35,6 +35,15 @@ def scripts(rules):
     return out
 
 
+def _decided(script):
+    """fix runs on findings the scan made, so the module can be unloaded
+    (module_platform_driver() and the like included): scripts that gate on
+    a literal module_exit() are told so."""
+    with open(script, encoding="utf-8") as f:
+        return ["-D", "unloadable"] if "\nvirtual unloadable\n" in \
+            f.read() else []
+
+
 def fix_file(path, sps, original, timeout=None):
     """The fixed text of path, whose bytes are original: (new text or
     None, error or None)."""
@@ -47,7 +56,8 @@ def fix_file(path, sps, original, timeout=None):
         for sp in sps:
             cmd = (["spatch", "-D", "patch", "--very-quiet", "--no-show-diff",
                     "--in-place", "--timeout", str(timeout), "--tmp-dir",
-                    tmp] + spatch_options(sp) + ["--sp-file", sp, copy])
+                    tmp] + spatch_options(sp) + _decided(sp) +
+                   ["--sp-file", sp, copy])
             try:
                 res = subprocess.run(cmd, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, cwd=tmp,
@@ -241,6 +251,12 @@ def run(plan, dry_run, out, err, verifier=None):
             continue
         if new is not None:
             changed += 1
+        else:
+            # a finding of a rule with a safe fix in a shape the
+            # semantic patch does not handle (an exit made by a macro)
+            err.write("%s: note: no automatic fix here for %s: the "
+                      "semantic patch changes nothing\n"
+                      % (shown, ", ".join(sorted(plan[path]))))
     return changed, errors
 
 

@@ -127,6 +127,18 @@ class ScanDrivenFixTest(unittest.TestCase):
                               res.stderr)
                 self.assertIn(why, res.stderr)
 
+    def test_module_platform_driver_modules_get_their_fix(self):
+        # no module_exit() written out: the scan decided the module can
+        # be unloaded, and the semantic patch is told so
+        with TempDir() as tmp:
+            d = copy_module("platform-misc-bug", tmp)
+            res = self.fix(d)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("+\t.owner = THIS_MODULE,", res.stdout)
+            self.assertEqual(kbuild(d).returncode, 0)
+            rc, result, err = scan([d])
+            self.assertEqual((rc, result["findings"]), (0, []), err)
+
     def test_experimental_rules_only_when_asked(self):
         with TempDir() as tmp:
             d = copy_module("timer-bug", tmp)

@@ -212,6 +212,15 @@ def diff(path, old, new):
     return "".join(difflib.unified_diff(a, b, "a/" + path, "b/" + path))
 
 
+def _label(path):
+    """The diff's file name: relative to the directory of the run, or to
+    the top of the file's tree (kernel tree or git work tree), never
+    a//abs/path: patch -p1 applies it from there."""
+    from .baseline import tree_path
+    shown = shown_path(path)
+    return tree_path(path) if os.path.isabs(shown) else shown
+
+
 def run(plan, dry_run, out, err, verifier=None):
     """plan: {file: [rules]}. Returns (files changed, errors). A file
     that cannot be fixed safely is reported and left as it was; the
@@ -237,7 +246,7 @@ def run(plan, dry_run, out, err, verifier=None):
                 if not dry_run:
                     write_atomic(path, new, before)
                 # the diff of what was (or would be) written only
-                out.write(diff(display(shown_path(path)), old, new))
+                out.write(diff(display(_label(path)), old, new))
         except Unchanged as e:
             problem = str(e)
         except OSError as e:

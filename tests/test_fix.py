@@ -139,6 +139,17 @@ class ScanDrivenFixTest(unittest.TestCase):
             rc, result, err = scan([d])
             self.assertEqual((rc, result["findings"]), (0, []), err)
 
+    def test_diff_names_outside_the_run_directory(self):
+        with TempDir() as tmp:
+            d = copy_module("cdev-bug", tmp)
+            os.makedirs(os.path.join(tmp, "elsewhere"))
+            res = subprocess.run([MODLIFE, "fix", "--dry-run", "--no-cache",
+                                  d], cwd=os.path.join(tmp, "elsewhere"),
+                                 capture_output=True, text=True)
+            self.assertEqual(res.stdout.splitlines()[:2],
+                             ["--- a/cdev-bug/scratch.c",
+                              "+++ b/cdev-bug/scratch.c"])
+
     def test_experimental_rules_only_when_asked(self):
         with TempDir() as tmp:
             d = copy_module("timer-bug", tmp)

@@ -109,6 +109,10 @@ def build_parser():
     fx.add_argument("--rules", type=_rule_list, default=None,
                     help="as for scan: the default rules unless named")
     fx.add_argument("--disable", type=_rule_list, default=[])
+    fx.add_argument("--format-patch", default=None, metavar="DIR",
+                    help="write one patch per module into DIR (git "
+                    "format-patch layout, for git am or patch -p1) "
+                    "instead of changing files")
     fx.add_argument("--kdir", default=None)
     fx.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     fx.add_argument("--assume-module", action="store_true",
@@ -326,15 +330,42 @@ def cmd_fix(a):
         lambda: Scanner(kdir, 1, rules, True, cache_dir=cache_dir,
                         progress=False, warn=lambda m: None),
         result["findings"])
+    collect = [] if a.format_patch else None
     changed, failed = fix.run(todo, a.dry_run, sys.stdout, sys.stderr,
-                              verifier)
+                              verifier, collect)
+    if collect:
+        _write_patches(a.format_patch, collect, result["findings"], s)
     sys.stderr.write("modlife fix: %d file(s) %s, %d error(s), %d "
                      "finding(s) without an automatic fix\n"
-                     % (changed, "would change" if a.dry_run else "changed",
+                     % (changed, "in patches" if a.format_patch else
+                        "would change" if a.dry_run else "changed",
                         failed + len(result["errors"]), len(manual)))
     if failed or s.input_errors:
         return 2
     return 0
+
+
+def _write_patches(outdir, changes, findings, scanner):
+    """One patch per module (the scan's module of each changed file)."""
+    from . import patchmail
+    from .fixscan import SUBJECTS, FIXES
+    groups = {}
+    for c in changes:
+        key = scanner.mmap.resolve(c[2]).key
+        groups.setdefault(key, []).append(c)
+    os.makedirs(outdir, exist_ok=True)
+    for n, key in enumerate(sorted(groups), 1):
+        files = {os.path.abspath(c[2]) for c in groups[key]}
+        mine = [f for f in findings if os.path.abspath(f["file"]) in files
+                and FIXES.get(f["rule"], (False,))[0]]
+        text = patchmail.compose(os.path.basename(key), groups[key], mine,
+                                 SUBJECTS)
+        subject = text.split("Subject: [PATCH] ", 1)[1].split("\n", 1)[0]
+        name = os.path.join(outdir, patchmail.slug(subject, n))
+        with open(name, "w", encoding="utf-8",
+                  errors="surrogateescape") as f:
+            f.write(text)
+        sys.stdout.write("%s\n" % name)
 
 
 def cmd_link(a):

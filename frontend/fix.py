@@ -221,7 +221,7 @@ def _label(path):
     return tree_path(path) if os.path.isabs(shown) else shown
 
 
-def run(plan, dry_run, out, err, verifier=None):
+def run(plan, dry_run, out, err, verifier=None, collect=None):
     """plan: {file: [rules]}. Returns (files changed, errors). A file
     that cannot be fixed safely is reported and left as it was; the
     others go on. A fix whose result fixcheck refuses, or that a re-scan
@@ -243,10 +243,18 @@ def run(plan, dry_run, out, err, verifier=None):
                               "was\n" % (shown, refused))
                     continue
             if new is not None and not problem:
+                if collect is not None:     # --format-patch: no write
+                    from .baseline import tree_path
+                    # from the top of the tree, where git am applies it
+                    label = display(tree_path(path))
+                    collect.append((label, diff(label, old, new), path))
+                    changed += 1
+                    continue
+                text = diff(display(_label(path)), old, new)
                 if not dry_run:
                     write_atomic(path, new, before)
                 # the diff of what was (or would be) written only
-                out.write(diff(display(_label(path)), old, new))
+                out.write(text)
         except Unchanged as e:
             problem = str(e)
         except OSError as e:

@@ -15,14 +15,18 @@ _MODULE_FILES = (".c", ".h")
 _BUILD_FILES = ("Kbuild", "Makefile", "Kconfig")
 
 
+SUBJECTS = {}
+
+
 def _load():
     table = {}
     with open(os.path.join(paths.ROOT, "kb", "fixes.tsv"),
               encoding="utf-8") as f:
         for line in f:
             if line.strip() and not line.startswith("#"):
-                rule, kind, why = line.rstrip("\n").split("\t")
+                rule, kind, subject, why = line.rstrip("\n").split("\t")
                 table[rule] = (kind == "safe", why)
+                SUBJECTS[rule] = subject
     return table
 
 

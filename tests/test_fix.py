@@ -150,6 +150,79 @@ class ScanDrivenFixTest(unittest.TestCase):
                              ["--- a/cdev-bug/scratch.c",
                               "+++ b/cdev-bug/scratch.c"])
 
+    def test_format_patch_applies_with_git_am_and_patch(self):
+        with TempDir() as tmp:
+            repo = os.path.join(tmp, "repo")
+            os.makedirs(repo)
+            env = dict(os.environ, GIT_AUTHOR_NAME="A", GIT_AUTHOR_EMAIL="a@b",
+                       GIT_COMMITTER_NAME="A", GIT_COMMITTER_EMAIL="a@b",
+                       GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+
+            def git(*args):
+                res = subprocess.run(["git", "-C", repo] + list(args),
+                                     env=env, capture_output=True, text=True)
+                self.assertEqual(res.returncode, 0, res.stderr)
+                return res.stdout
+            git("init", "-q")
+            for m, subj in (("cdev-bug", "char: scratch: add the driver"),
+                            ("platform-misc-bug", "leds: acme: add it")):
+                copy_module(m, repo)
+                git("add", m)
+                git("commit", "-q", "-m", subj)
+            git("commit", "-q", "--allow-empty", "-m",
+                "char: scratch: a second change")
+            # the history is read under distrust: nothing the repository
+            # configures runs
+            pwned = os.path.join(tmp, "PWNED")
+            for key in ("gpg.program", "core.fsmonitor", "core.pager",
+                        "core.hooksPath"):
+                git("config", key, "touch " + pwned)
+            git("config", "log.showSignature", "true")
+            out = os.path.join(tmp, "out")
+            res = subprocess.run([MODLIFE, "fix", "--no-cache",
+                                  "--format-patch", out, repo], cwd=tmp,
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertFalse(os.path.exists(pwned))
+            for key in ("gpg.program", "core.fsmonitor", "core.pager",
+                        "core.hooksPath", "log.showSignature"):
+                git("config", "--unset", key)
+            patches = sorted(os.listdir(out))
+            self.assertEqual(len(patches), 2, patches)
+            self.assertEqual(git("status", "--porcelain"), "")
+            for p in patches:
+                with open(os.path.join(out, p)) as f:
+                    text = f.read()
+                self.assertNotIn("Signed-off-by", text)
+                self.assertNotIn("a//", text)
+            git("am", "-q", *[os.path.join(out, p) for p in patches])
+            subjects = git("log", "--format=%s", "-n", "2").splitlines()
+            self.assertEqual(sorted(s.split(": ")[0] for s in subjects),
+                             ["char", "leds"])
+            self.assertIn("char: scratch: ", "\n".join(subjects))
+            rc, result, err = scan([repo])
+            self.assertEqual((rc, result["findings"]), (0, []), err)
+            # without git: patch -p1 from the directory above the module
+            plain = os.path.join(tmp, "plain")
+            copy_module("misc-char-bug", plain)
+            out2 = os.path.join(tmp, "out2")
+            res = subprocess.run([MODLIFE, "fix", "--no-cache",
+                                  "--format-patch", out2,
+                                  os.path.join(plain, "misc-char-bug")],
+                                 cwd=tmp, capture_output=True, text=True)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            (p,) = os.listdir(out2)
+            with open(os.path.join(out2, p)) as f:
+                text = f.read()
+            self.assertIn("Subject: [PATCH] misc-char-bug: pin the module "
+                          "while its files are open", text)
+            res = subprocess.run(["patch", "-p1", "-d", plain, "-i",
+                                  os.path.join(out2, p)],
+                                 capture_output=True, text=True)
+            self.assertEqual(res.returncode, 0, res.stdout + res.stderr)
+            rc, result, err = scan([plain])
+            self.assertEqual((rc, result["findings"]), (0, []), err)
+
     def test_experimental_rules_only_when_asked(self):
         with TempDir() as tmp:
             d = copy_module("timer-bug", tmp)

@@ -327,8 +327,9 @@ def cmd_fix(a):
                          "\n" % (display(f["file"]), f["line"], f["column"],
                                  why, f["rule"]))
     verifier = fixscan.Verifier(
-        lambda: Scanner(kdir, 1, rules, True, cache_dir=cache_dir,
-                        progress=False, warn=lambda m: None),
+        lambda: Scanner(kdir, 1, rules, a.assume_module, cocci="off",
+                        cache_dir=cache_dir, progress=False,
+                        warn=lambda m: None),
         result["findings"])
     collect = [] if a.format_patch else None
     changed, failed = fix.run(todo, a.dry_run, sys.stdout, sys.stderr,

@@ -4,16 +4,9 @@ fix the rule page calls safe), and the re-scan that each fix must pass:
 the finding it was for is gone from a scan of the module with the fixed
 file in place."""
 import os
-import shutil
 import tempfile
 
 from . import paths
-
-# what a re-scan copies of the fixed file's directory: the module's own
-# sources and build files
-_MODULE_FILES = (".c", ".h")
-_BUILD_FILES = ("Kbuild", "Makefile", "Kconfig")
-
 
 SUBJECTS = {}
 
@@ -52,7 +45,7 @@ def _key(f):
 
 
 class Verifier:
-    """Re-scans a fixed file in a private copy of its directory."""
+    """Re-scans a fixed file's module with the fixed text."""
 
     def __init__(self, scanner_factory, findings):
         self.make = scanner_factory
@@ -62,24 +55,25 @@ class Verifier:
 
     def remaining(self, path, new, rules):
         """The findings of rules that the fixed text still has, or None
-        when the copy could not be checked."""
-        src = os.path.dirname(os.path.abspath(path))
+        when it could not be checked. The module is scanned as it is,
+        with the new text parsed in place of the file (never written
+        into the tree)."""
+        from .baseline import tree_path
+        path = os.path.abspath(path)
         with tempfile.TemporaryDirectory(prefix="modlife-verify-") as tmp:
-            for name in os.listdir(src):
-                p = os.path.join(src, name)
-                if (name.endswith(_MODULE_FILES) or name in _BUILD_FILES) \
-                        and os.path.isfile(p) and not os.path.islink(p):
-                    shutil.copy(p, os.path.join(tmp, name))
-            target = os.path.join(tmp, os.path.basename(path))
+            # the same path suffix: own-file keys stay what they were
+            target = os.path.join(tmp, tree_path(path))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
             with open(target, "wb") as f:
                 f.write(new)
             scanner = self.make()
-            result = scanner.scan([tmp])
-            if any(os.path.abspath(e["file"]) == target
+            scanner.substitute = {path: target}
+            result = scanner.scan([path])
+            if any(os.path.abspath(e["file"]) == path
                    for e in result["errors"]) or \
                     not scanner.stats["checked"]:
                 return None
             now = {_key(f) for f in result["findings"]
-                   if os.path.abspath(f["file"]) == target}
-        return [f for f in self.before.get(os.path.abspath(path), [])
+                   if os.path.abspath(f["file"]) == path}
+        return [f for f in self.before.get(path, [])
                 if f["rule"] in rules and _key(f) in now]

@@ -29,6 +29,14 @@ class ScanError(Exception):
     pass
 
 
+def _renamed(facts, old, new):
+    """Facts of a substitute text, naming the file it stands for."""
+    import json
+    a = json.dumps(os.path.abspath(old))[1:-1]
+    b = json.dumps(os.path.abspath(new))[1:-1]
+    return [ln.replace(a, b) for ln in facts]
+
+
 def collect(targets, errors):
     """The .c files under the targets, each once, in a stable order."""
     seen, out = set(), []
@@ -241,6 +249,9 @@ class Scanner:
         self.cache_dir = cache_dir
         self.cocci = cocci
         self.progress = progress
+        # {file: other file}: parse the other text as the file (fix's
+        # re-scan of a fixed text before it is written); never cached
+        self.substitute = {}
         self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
         self.binary = paths.sparse_binary()
         self.kb = paths.kb_file()
@@ -325,12 +336,21 @@ class Scanner:
         def work(f, fl, ck, kf, archs):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them)."""
-            hit = self.cache.get(ck)
+            sub = self.substitute.get(f)
+            hit = self.cache.get(ck) if sub is None else None
             if hit is not None:
                 return hit
             transient = []
 
             def run(flags):
+                if sub is not None:
+                    # another text of f: its quote includes still find
+                    # f's neighbours
+                    facts, err = sparse_engine.run(
+                        self.binary, self.kb,
+                        flags + ["-I" + os.path.dirname(f)], sub)
+                    return _renamed(facts, sub, f), err and err.replace(
+                        os.path.abspath(sub), os.path.abspath(f))
                 facts, err = sparse_engine.run(self.binary, self.kb, flags, f)
                 if isinstance(err, sparse_engine.Transient):
                     transient.append(err)
@@ -340,7 +360,8 @@ class Scanner:
                 run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
                 for_arch)
             # only what a finished run said about the bytes it read
-            if not transient and self.cache.key(f, kf) == ck:
+            if not transient and sub is None and \
+                    self.cache.key(f, kf) == ck:
                 self.cache.put(ck, facts, err)
             return facts, err
 

@@ -239,8 +239,8 @@ class ScanDrivenFixTest(unittest.TestCase):
         from util import kdir
 
         def scanner():
-            return Scanner(kdir(), 1, ["missing-owner"], True,
-                           progress=False)
+            return Scanner(kdir(), 1, ["missing-owner"], False,
+                           cocci="off", progress=False)
         with TempDir() as tmp:
             d = copy_module("misc-char-bug", tmp)
             src = os.path.join(d, "mchar.c")

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """./modlife fix: apply the semantic patches' safe fixes, file by file.
 
-Each file is patched in a private copy by every script in turn; if the
-result differs, the diff is printed and (unless --dry-run) the file is
+Each file the scan found safely fixable findings in is patched in a
+private copy by those rules' scripts; the result must pass fixcheck and
+a re-scan (fixscan.Verifier). If it differs, the diff is printed (or
+gathered for --format-patch) and (unless --dry-run) the file is
 replaced atomically: written beside it, then renamed over it, keeping its
 mode, owner, extended attributes and CRLF line ends; a symbolic link's
 target is what changes. A file no script changes is never touched. One

@@ -36,7 +36,7 @@ demo: all
 	@echo "== modlife scan corpus/ (findings; exit 1 means findings) =="
 	-@./modlife scan corpus/
 	@echo
-	@echo "== proposed fixes (spatch -D patch, nothing is written) =="
+	@echo "== proposed fixes (modlife fix --dry-run, nothing is written) =="
 	@sh scripts/demo-fixes.sh
 
 test: all linux-source sarif-schema

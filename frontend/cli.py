@@ -446,7 +446,7 @@ def _scan_prove(a, kdir, result):
 
 def cmd_prove(a):
     import json
-    from . import prove
+    from . import cache, prove
     from .scan import ScanError, Scanner
     a.kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
@@ -457,7 +457,6 @@ def cmd_prove(a):
                           (a.cache_dir and os.path.join(a.cache_dir, "facts")
                            or cache.default_dir()), progress=False)
         return scanner.scan(dirs)["findings"]
-    from . import cache
     try:
         targets, results = prove.run(
             a.targets, a.kdir, findings, a.timeout, a.kernel,

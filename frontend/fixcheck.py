@@ -10,7 +10,6 @@ from . import paths
 
 _RETURN = re.compile(r"^\s*return\b[^;]*;\s*(/\*.*\*/)?\s*$")
 _BARRIER = re.compile(r"\b(rcu_barrier|srcu_barrier)\s*\(")
-_FN_START = re.compile(r"^[A-Za-z_].*\)\s*$|^\{\s*$")
 
 
 def _indent(line):

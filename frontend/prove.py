@@ -207,16 +207,15 @@ def targets_from(paths_, kdir, work, scan_findings, source=None,
             built = build(p, kdir, os.path.join(work, str(len(out))))
             findings = scan_findings([p])
             for name, (ko, srcs) in sorted(built.items()):
-                mine = [f for f in findings
-                        if os.path.normpath(os.path.abspath(f["file"])) in
-                        {os.path.abspath(s) for s in srcs} or len(built) == 1]
+                srcs = {os.path.abspath(s) for s in srcs}
+                mine = [f for f in findings if len(built) == 1 or
+                        os.path.abspath(f["file"]) in srcs]
                 out.append(Target("%s (%s)" % (p, name), ko, mine, params,
                                   triggers))
             continue
         ko = p
         if not os.path.isfile(p) and p.endswith(".ko") and moddir:
-            idx = kmod.index(moddir)
-            ko = idx.get(os.path.basename(p)[:-3].replace("-", "_"))
+            ko = kmod.Image(moddir).by_name(os.path.basename(p)[:-3])
             if not ko:
                 raise ProveError("no module %s in %s" % (p, moddir))
         elif not os.path.isfile(p):

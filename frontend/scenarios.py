@@ -20,6 +20,7 @@ after the module was unloaded, which is what proves the finding.
 """
 import os
 import re
+import shlex
 
 from . import paths
 
@@ -186,7 +187,8 @@ def init_script():
 
 
 def scenario_script(scenario, module, wait=6):
-    head = "MOD=%s\nWAIT=%d\n" % (module, int(wait))
+    # the name comes from the module file (its Makefile): quoted
+    head = "MOD=%s\nWAIT=%d\n" % (shlex.quote(module), int(wait))
     return "#!/bin/sh\n" + head + _COMMON + _BODY[scenario]
 
 

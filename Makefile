@@ -6,7 +6,8 @@
 #   make prove   every corpus bug/fixed pair under Debian's kernel (qemu;
 #                make test runs one pair per scenario)
 #   make bench   modlife-sparse against plain sparse on real kernel files,
-#                and the semantic patches against make coccicheck M=drivers
+#                and the semantic patches against make coccicheck M=drivers,
+#                and scan --diff-base on the whole tree under git (bench-diff)
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
 #   make arch-headers  fetch Debian's configured headers of arm, arm64,
 #                powerpc, s390 and mips (build/arch-kdir), for drivers of
@@ -48,6 +49,12 @@ prove: all
 bench: all linux-source arch-headers
 	@$(PYTHON) scripts/bench.py --tree $(LINUX_SRC)
 	@$(PYTHON) scripts/bench_cocci.py --tree $(LINUX_SRC) --dir $(COCCI_BENCH_DIR)
+	@$(PYTHON) scripts/bench_diffbase.py --tree $(LINUX_SRC) --git-tree $(BUILD)/linux/git-6.1
+
+# scan --diff-base on the whole tree under git (a hard-linked copy made
+# once), one driver changed, cold cache (make bench runs this too)
+bench-diff: all linux-source
+	@$(PYTHON) scripts/bench_diffbase.py --tree $(LINUX_SRC) --git-tree $(BUILD)/linux/git-6.1
 
 # the semantic patches alone (make bench runs this too); COCCI_BENCH_DIR=
 # picks the directory, drivers by default
@@ -88,4 +95,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci linux-source arch-headers sarif-schema kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci bench-diff linux-source arch-headers sarif-schema kb install clean

@@ -46,12 +46,17 @@ def tree_path(path):
                         os.path.basename(path))
 
 
-def fingerprints(findings, version=VERSION):
+def fingerprints(findings, version=VERSION, sources=None):
     """[(finding, fingerprint)] in the findings' order; version 1 named
-    files as displayed (relative to the directory of the run)."""
+    files as displayed (relative to the directory of the run). sources:
+    {real path: the file to read its lines from} (another revision's
+    text)."""
     cache, seen, out, where = {}, {}, [], {}
     for f in findings:
-        text = _line_text(f["file"], f["line"], cache)
+        src = f["file"]
+        if sources:
+            src = sources.get(os.path.realpath(src), src)
+        text = _line_text(src, f["line"], cache)
         if version == 1:
             name = f["file"]
         else:

@@ -85,7 +85,10 @@ def build_parser():
     s.add_argument("--write-baseline", default=None, metavar="FILE",
                    help="write every finding to a baseline file")
     s.add_argument("--diff-base", default=None, metavar="REV",
-                   help="report only findings on lines changed since REV")
+                   help="check only the modules with a file changed since "
+                   "the git revision REV (or including a changed local "
+                   "header), at REV and now; report the findings that are "
+                   "new anywhere in them, list the ones that went away")
     s.add_argument("-o", "--output", default=None,
                    help="write the report to a file")
     s.add_argument("--prove", action="store_true",
@@ -225,7 +228,7 @@ def _unwritable(path):
 
 
 def cmd_scan(a):
-    from . import baseline, cache, diffbase
+    from . import baseline, cache, changescan, diffbase
     from .link import LinkError
     from .scan import ScanError, Scanner
     kdir = a.kdir or paths.default_kdir()
@@ -243,14 +246,18 @@ def cmd_scan(a):
         sys.stderr.write("modlife: cannot read baseline %s: %s\n"
                          % (a.baseline, e))
         return 2
+    def make_scanner():
+        return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
+                       cache_dir=cache_dir,
+                       progress=False if a.quiet else None, config=a.config)
     try:
         if a.diff_base is not None:
             diffbase.check(a.diff_base, a.paths)
-        scanner = Scanner(kdir, a.jobs, rules, a.assume_module,
-                          cocci=a.cocci, cache_dir=cache_dir,
-                          progress=False if a.quiet else None,
-                          config=a.config)
-        result = scanner.scan(a.paths)
+            scanner, result = changescan.run(make_scanner, a.diff_base,
+                                             a.paths)
+        else:
+            scanner = make_scanner()
+            result = scanner.scan(a.paths)
     except (ScanError, LinkError, kflags.KbuildError,
             diffbase.DiffError) as e:
         sys.stderr.write("modlife: %s\n" % e)
@@ -269,15 +276,6 @@ def cmd_scan(a):
         baseline.write(a.write_baseline, result["findings"])
     if known is not None:
         result["findings"] = baseline.subtract(result["findings"], known)
-    if a.diff_base is not None:
-        try:
-            touched = diffbase.touched_lines(
-                a.diff_base, a.paths, {f["file"] for f in result["findings"]})
-        except diffbase.DiffError as e:
-            sys.stderr.write("modlife: %s\n" % e)
-            return 2
-        result["findings"] = diffbase.keep_touched(result["findings"],
-                                                   touched)
     if a.prove and result["findings"]:
         from .prove import ProveError
         try:

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""--diff-base REV: keep only findings on lines a git change touched
-(from REV to the working tree).
+"""--diff-base REV: the files a git change touched (from REV to the
+working tree, staged or not, untracked files included), and REV's text
+of each.
 
 The repository is not trusted: its configuration can name commands (an
 fsmonitor hook, diff drivers, textconv and clean filters) that "git diff"
 would run. So git only resolves the revision and hands out REV's blobs
-(rev-parse, ls-tree, cat-file, none of which runs those), and the
-comparison with the working tree is done here. The revision goes after
+(rev-parse, ls-tree, cat-file, ls-files, none of which runs those), and
+the comparison with the working tree is done here: a file whose stat
+data matches the index has the index's blob, any other is hashed here. The revision goes after
 --end-of-options: it cannot pass an option to git.
 """
-import difflib
+import hashlib
 import os
+import re
 import subprocess
 
 # hooks git could still look up are off, whatever the repository says
@@ -83,18 +86,6 @@ def _read_blobs(top, blobs):
     return out
 
 
-def _changed_lines(old, new):
-    """Line numbers (1-based) of new that are not in old."""
-    a = old.split(b"\n")
-    b = new.split(b"\n")
-    lines = set()
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag in ("replace", "insert"):
-            lines.update(range(j1 + 1, j2 + 1))
-    return lines
-
-
 def _repos(paths):
     by_repo = {}
     for p in paths:
@@ -114,35 +105,103 @@ def check(rev, paths):
         _commit(top, rev)
 
 
-def touched_lines(rev, paths, files):
-    """{real path: set(lines)} of the files' lines added or changed since
-    rev (all of them for a file REV does not have)."""
+# what the scan reads: sources and their headers
+SOURCES = (".c", ".h")
+
+_ENTRY = re.compile(
+    rb"(\d+) ([0-9a-f]+) (\d)\t([^\0]*)\0"
+    rb"  ctime: \d+:\d+\n  mtime: (\d+):(\d+)\n"
+    rb"  dev: \d+\tino: (\d+)\n  uid: \d+\tgid: \d+\n"
+    rb"  size: (\d+)\tflags: [0-9a-f]+\n")
+
+
+def _blob_id(data):
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _index(top, rel):
+    """{path: (blob, mtime ns, ino, size, stage)} of the index under rel,
+    and the index file's mtime (ns)."""
+    data = _git(top, ["ls-files", "-s", "--debug", "-z", "--"] +
+                [r for r in rel if r != "."], text=False)
     out = {}
-    for top, ps in _repos(paths).items():
+    for m in _ENTRY.finditer(data):
+        name = m.group(4).decode("utf-8", "surrogateescape")
+        out[name] = (m.group(2).decode(),
+                     int(m.group(5)) * 10**9 + int(m.group(6)),
+                     int(m.group(7)), int(m.group(8)), m.group(3) != b"0")
+    idx = _git(top, ["rev-parse", "--git-path", "index"]).strip()
+    try:
+        stamp = os.stat(os.path.join(top, idx)).st_mtime_ns
+    except OSError:
+        stamp = 0
+    return out, stamp
+
+
+def _untracked(top, rel):
+    data = _git(top, ["ls-files", "-o", "--exclude-standard", "-z", "--"] +
+                [r for r in rel if r != "."], text=False)
+    return [n.decode("utf-8", "surrogateescape")
+            for n in data.split(b"\0") if n]
+
+
+def _worktree_blob(path, entry, stamp):
+    """The blob id of the file as it is, or None when it is gone."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if entry and not entry[4] and st.st_size == entry[3] and \
+            st.st_ino == entry[2] and st.st_mtime_ns == entry[1] and \
+            st.st_mtime_ns < stamp:
+        return entry[0]     # what git itself would trust
+    try:
+        if os.path.islink(path):
+            return _blob_id(os.fsencode(os.readlink(path)))
+        with open(path, "rb") as f:
+            return _blob_id(f.read())
+    except OSError:
+        return None
+
+
+class Change:
+    """One git work tree's change: {real path: REV's bytes, or None when
+    REV has no such file} for files that exist now, and {real path:
+    REV's bytes} of files the work tree no longer has."""
+
+    def __init__(self, top, rev):
+        self.top, self.rev = top, rev
+        self.old, self.deleted = {}, {}
+
+
+def changes(rev, paths):
+    """[Change] of each git work tree holding paths, for the source files
+    under paths whose text differs between rev and the work tree."""
+    out = []
+    for top, ps in sorted(_repos(paths).items()):
         commit = _commit(top, rev)
-        rel = sorted({os.path.relpath(os.path.realpath(p), top) for p in ps})
-        blobs = _blobs(top, commit, rel)
-        mine = {}
-        for f in files:
-            real = os.path.realpath(f)
-            if real.startswith(top + os.sep):
-                mine[real] = os.path.relpath(real, top)
-        contents = _read_blobs(top, sorted({blobs[r] for r in mine.values()
-                                            if r in blobs}))
-        for real, r in mine.items():
-            try:
-                with open(real, "rb") as fh:
-                    now = fh.read()
-            except OSError:
+        rel = sorted({os.path.relpath(os.path.realpath(p), top)
+                      for p in ps})
+        at_rev = {n: b for n, b in _blobs(top, commit, rel).items()
+                  if n.endswith(SOURCES)}
+        index, stamp = _index(top, rel)
+        names = set(at_rev) | {n for n in index if n.endswith(SOURCES)}
+        names |= {n for n in _untracked(top, rel) if n.endswith(SOURCES)}
+        ch = Change(top, rev)
+        differ, gone = {}, {}
+        for n in sorted(names):
+            path = os.path.join(top, n)
+            now = _worktree_blob(path, index.get(n), stamp)
+            if now == at_rev.get(n):
                 continue
-            old = contents.get(blobs.get(r))
-            if old is None:
-                out[real] = set(range(1, now.count(b"\n") + 2))
-            elif old != now:
-                out[real] = _changed_lines(old, now)
+            if now is None:
+                gone[path] = at_rev[n]
+            else:
+                differ[path] = at_rev.get(n)
+        blobs = _read_blobs(top, sorted({b for b in list(differ.values()) +
+                                         list(gone.values()) if b}))
+        ch.old = {p: (blobs.get(b) if b else None)
+                  for p, b in differ.items()}
+        ch.deleted = {p: blobs.get(b) for p, b in gone.items()}
+        out.append(ch)
     return out
-
-
-def keep_touched(findings, touched):
-    return [f for f in findings
-            if f["line"] in touched.get(os.path.realpath(f["file"]), ())]

@@ -375,6 +375,9 @@ class ModuleMap:
         self.mode = mode
         self.explicit = {os.path.abspath(p) for p in explicit}
 
+    def has_makefile(self, d):
+        return self._dir(d).found
+
     def tree_of(self, path):
         """The kernel tree a file lies in, or None (out of tree)."""
         return self._root(os.path.dirname(os.path.abspath(path)))

@@ -23,6 +23,11 @@ def text(result, out, err):
         finding_text(f, out)
         if "proof" in f:
             proof_text(f, out)
+    for f in result.get("fixed", []):
+        # REV's line: the finding a change took away
+        out.write("%s:%d:%d: note: fixed: %s [modlife-%s]\n" % (
+            d(f["file"]), f["line"], f["column"], d(f["message"]),
+            f["rule"]))
     for e in result["errors"]:
         msg = d(e["message"])
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
@@ -60,6 +65,8 @@ def as_json(result, out, err):
     doc = {"findings": result["findings"], "errors": result["errors"]}
     if "skipped" in result:
         doc["skipped"] = _skipped(result)
+    if "fixed" in result:
+        doc["fixed"] = result["fixed"]
     json.dump(doc, out, indent=2, sort_keys=True)
     out.write("\n")
 
@@ -128,6 +135,8 @@ def sarif(result, out, err):
                                "startColumn": f["column"]}}}],
                 "properties": dict({"engine": f["engine"]}, **(
                     {"proof": f["proof"]} if "proof" in f else {})),
+                **({"baselineState": f["baseline"]} if "baseline" in f
+                   else {}),
             } for f in result["findings"]],
             "invocations": [{
                 "executionSuccessful": True,

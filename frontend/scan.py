@@ -32,9 +32,12 @@ class ScanError(Exception):
 def _renamed(facts, old, new):
     """Facts of a substitute text, naming the file it stands for."""
     import json
-    a = json.dumps(os.path.abspath(old))[1:-1]
-    b = json.dumps(os.path.abspath(new))[1:-1]
-    return [ln.replace(a, b) for ln in facts]
+    out = facts
+    for ascii_only in (False, True):     # the checker writes UTF-8 as is
+        a = json.dumps(os.path.abspath(old), ensure_ascii=ascii_only)[1:-1]
+        b = json.dumps(os.path.abspath(new), ensure_ascii=ascii_only)[1:-1]
+        out = [ln.replace(a, b) for ln in out]
+    return out
 
 
 def collect(targets, errors):
@@ -269,6 +272,7 @@ class Scanner:
             os.path.join(here, m) for m in ("archheaders.py",
                                             "genheaders.py")], self.warn)
         self.stats = {}
+        self.input_errors = 0
 
     def _plan(self, files, explicit, native=()):
         """Which files to check, grouped by module; the others with the
@@ -304,6 +308,20 @@ class Scanner:
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options
+
+    def module_files(self, files):
+        """The source files of the modules that files are part of (a
+        directory no Makefile covers is one module); files that are no
+        module code are left out."""
+        info, modules, _, _ = self._plan(files, [], ())
+        out = set(info)
+        for key in modules:
+            d = os.path.dirname(key)
+            if not self.mmap.has_makefile(d):
+                out.update(os.path.join(d, n) for n in os.listdir(d)
+                           if n.endswith(".c") and not n.endswith(".mod.c")
+                           and os.path.isfile(os.path.join(d, n)))
+        return sorted(out)
 
     def scan(self, targets):
         cwd = os.getcwd()

@@ -591,10 +591,15 @@ class DiffBaseTest(unittest.TestCase):
             res = run([MODLIFE, "scan", "--no-cache", "--diff-base", "HEAD",
                        r], cwd=r)
             self.assertEqual(res.returncode, 1, res.stderr)
-            # other.c did not change: its finding is not the change's
+            # other.c did not change: its finding is not the change's;
+            # m.c's line changed: its finding is new, REV's is fixed
             self.assertEqual(sorted(ln.split(":")[0] for ln in
-                                    res.stdout.splitlines()),
+                                    res.stdout.splitlines()
+                                    if ": warning: " in ln),
                              ["m.c", "new.c"])
+            self.assertEqual([ln.split(":")[0] for ln in
+                              res.stdout.splitlines()
+                              if ": note: fixed: " in ln], ["m.c"])
             self.assertEqual(pwned(r, tmp), [])
 
     def test_non_ascii_names_and_paths_through_a_symlink(self):

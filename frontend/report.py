@@ -160,4 +160,27 @@ def sarif(result, out, err):
     out.write("\n")
 
 
-FORMATS = {"text": text, "json": as_json, "sarif": sarif}
+def codequality(result, out, err):
+    """GitLab's code quality report (a subset of Code Climate's issue
+    format): paths relative to the directory of the run, as GitLab
+    reads them from the repository's top; the fingerprint is the
+    baseline's, stable across line shifts."""
+    from .baseline import fingerprints
+    doc = []
+    for f, fp in fingerprints(result["findings"]):
+        doc.append({
+            "type": "issue",
+            "check_name": "modlife-" + f["rule"],
+            "description": display(f["message"]),
+            "categories": ["Bug Risk"],
+            "severity": "major",
+            "fingerprint": fp,
+            "location": {"path": os.path.relpath(os.path.abspath(f["file"])),
+                         "lines": {"begin": f["line"]}},
+        })
+    json.dump(doc, out, indent=2)
+    out.write("\n")
+
+
+FORMATS = {"text": text, "json": as_json, "sarif": sarif,
+           "codequality": codequality}

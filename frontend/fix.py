@@ -233,7 +233,7 @@ def run(plan, dry_run, out, err, verifier=None, collect=None):
         shown = display(path)
         try:
             before, old = snapshot(path)
-            if not dry_run:
+            if not dry_run and collect is None:     # only a write needs
                 writable_target(path)
             new, problem = fix_file(path, scripts(plan[path]), old)
             if new is not None:

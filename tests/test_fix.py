@@ -223,6 +223,30 @@ class ScanDrivenFixTest(unittest.TestCase):
             rc, result, err = scan([plain])
             self.assertEqual((rc, result["findings"]), (0, []), err)
 
+    def test_patches_and_dry_runs_of_a_hard_linked_tree(self):
+        """A tree copied with cp -al (the usual way to get a scratch
+        kernel tree) is only read: patches and diffs are made of it."""
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            twin = os.path.join(tmp, "twin")
+            subprocess.run(["cp", "-al", d, twin], check=True)
+            out = os.path.join(tmp, "out")
+            res = subprocess.run([MODLIFE, "fix", "--no-cache",
+                                  "--format-patch", out, twin], cwd=tmp,
+                                 capture_output=True, text=True)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertEqual(len(os.listdir(out)), 1)
+            res = subprocess.run([MODLIFE, "fix", "--no-cache", "--dry-run",
+                                  twin], cwd=tmp, capture_output=True,
+                                 text=True)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            self.assertIn("+\t.owner", res.stdout)
+            # writing would split the link: refused, named
+            res = subprocess.run([MODLIFE, "fix", "--no-cache", twin],
+                                 cwd=tmp, capture_output=True, text=True)
+            self.assertEqual(res.returncode, 2)
+            self.assertIn("has 2 hard links", res.stderr)
+
     def test_experimental_rules_only_when_asked(self):
         with TempDir() as tmp:
             d = copy_module("timer-bug", tmp)

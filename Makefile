@@ -8,6 +8,8 @@
 #   make bench   modlife-sparse against plain sparse on real kernel files,
 #                and the semantic patches against make coccicheck M=drivers,
 #                and scan --diff-base on the whole tree under git (bench-diff)
+#   make review-fixes  apply, build and re-scan every patch fix makes of
+#                drivers/ sound/ net/ fs/ (build/review/fixes.json)
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
 #   make arch-headers  fetch Debian's configured headers of arm, arm64,
 #                powerpc, s390 and mips (build/arch-kdir), for drivers of
@@ -56,6 +58,23 @@ bench: all linux-source arch-headers
 bench-diff: all linux-source
 	@$(PYTHON) scripts/bench_diffbase.py --tree $(LINUX_SRC) --git-tree $(BUILD)/linux/git-6.1
 
+# every patch `modlife fix --format-patch` makes of drivers/ sound/ net/
+# fs/, applied to a hard-linked copy of the tree, its module built with
+# kbuild before and after, the files re-scanned: one JSON record per
+# patch in build/review/fixes.json (docs/review/fixes-6.1.md judges them)
+REVIEW := $(BUILD)/review
+review-fixes: all linux-source
+	@sh scripts/deps.sh --with-kbuild $(BUILD)
+	@for t in drivers sound net fs; do \
+		mkdir -p $(REVIEW); \
+		(cd $(LINUX_SRC) && $(CURDIR)/modlife fix --format-patch \
+			$(CURDIR)/$(REVIEW)/patches/$$t $$t \
+			2> $(CURDIR)/$(REVIEW)/fix-$$t.log) || :; \
+		tail -1 $(REVIEW)/fix-$$t.log; \
+	done
+	@$(PYTHON) scripts/review_fixes.py --tree $(LINUX_SRC) \
+		--work $(REVIEW)/work -o $(REVIEW)/fixes.json $(REVIEW)/patches/*
+
 # the semantic patches alone (make bench runs this too); COCCI_BENCH_DIR=
 # picks the directory, drivers by default
 bench-cocci: linux-source
@@ -95,4 +114,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci bench-diff linux-source arch-headers sarif-schema kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci bench-diff review-fixes linux-source arch-headers sarif-schema kb install clean

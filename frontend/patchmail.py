@@ -104,9 +104,10 @@ def compose(module, changes, findings, subjects):
         why = _section(r, "Why")
         if why and "```" not in why:
             body.append(_wrap(why.replace("`", "")))
-        body.append(_wrap("The change: %s; %s (the safe pattern of rule "
-                          "%s, found and changed by modlife)."
-                          % (subjects[r], FIX_WHY(r), r)))
+        why = FIX_WHY(r)
+        body.append(_wrap("The change %s. Found and changed by modlife "
+                          "(the safe pattern of rule %s)." % (
+                              why[:1].lower() + why[1:], r)))
     date = time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime())
     files = sorted({c[0] for c in changes})
     stat = "\n".join(" %s" % f for f in files)

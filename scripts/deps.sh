@@ -2,17 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Install what modlife needs from Debian's packages, idempotently.
-# Usage: scripts/deps.sh [--with-source] BUILD_DIR
+# Usage: scripts/deps.sh [--with-source] [--with-kbuild] BUILD_DIR
+#   --with-source  Debian's linux-source-6.1 (make linux-source)
+#   --with-kbuild  what building the kernel tree's own modules needs
+#                  (make review-fixes)
 #   BUILD_DIR   where the sparse source package is unpacked (ignored by git)
 #   SPARSE_SRC  a user's own sparse checkout: skip apt-get source
 #   KDIR        a configured kernel tree: skip linux-headers-amd64
 set -eu
 
 with_source=0
-if [ "${1:-}" = "--with-source" ]; then
-	with_source=1
+with_kbuild=0
+while [ $# -gt 1 ]; do
+	case $1 in
+	--with-source) with_source=1 ;;
+	--with-kbuild) with_kbuild=1 ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 build=${1:?usage: deps.sh [--with-source] BUILD_DIR}
 
 missing=""
@@ -30,6 +38,14 @@ need dpkg-dev command -v dpkg-source
 need python3 command -v python3
 [ -n "${KDIR:-}" ] || need linux-headers-amd64 sh -c 'ls -d /usr/src/linux-headers-*-amd64'
 [ "$with_source" = 0 ] || need linux-source-6.1 test -f /usr/src/linux-source-6.1.tar.xz
+if [ "$with_kbuild" = 1 ]; then
+	need flex command -v flex
+	need bison command -v bison
+	need bc command -v bc
+	need libelf-dev test -f /usr/include/libelf.h
+	need libssl-dev test -f /usr/include/openssl/ssl.h
+	need patch command -v patch
+fi
 
 as_root() {
 	if [ "$(id -u)" -ne 0 ]; then

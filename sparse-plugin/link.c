@@ -14,6 +14,9 @@
  * unload, "provide_unless_exported" unless an exported function reaches
  * it, and "exit-reaches:FN" for each function the exit path reaches.
  * "path_to" names the function whose exit path fills %PATH%.
+ * A module that keeps itself loaded (check_pinned.c: a THIS_MODULE get
+ * in its init or a bind callback, no THIS_MODULE put anywhere) is
+ * treated as one without an exit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +33,10 @@ struct linker {
 	struct strmap defined;		/* non-static, not exported here */
 	struct strmap exported;
 	struct strmap elsewhere;	/* EXPORT_SYMBOL() of any file */
+	struct strmap binds;		/* init and bind callbacks */
+	struct strmap self_gets;	/* functions taking THIS_MODULE */
+	int self_put;
+	int pinned;			/* keeps itself loaded */
 };
 
 /* A key and, breadth first, whatever it implies. */
@@ -88,6 +95,16 @@ static int any_provided(const struct linker *l, const char *alts)
 	}
 }
 
+static int is_bind_member(const char *member)
+{
+	int i;
+
+	for (i = 0; member && bind_members[i]; i++)
+		if (!strcmp(member, bind_members[i]))
+			return 1;
+	return 0;
+}
+
 /* Facts into the graph and the linker's tables. */
 static void ingest(struct linker *l, const struct fact *f, int index)
 {
@@ -105,6 +122,12 @@ static void ingest(struct linker *l, const struct fact *f, int index)
 			    fact_get(f, "fn"), fact_get(f, "obj"));
 		if (fact_get(f, "from"))
 			graph_passes(fact_get(f, "from"), fact_get(f, "fn"));
+		if (is_bind_member(fact_get(f, "member")) && fact_get(f, "fn"))
+			strmap_add(&l->binds, fact_get(f, "fn"));
+	} else if (!strcmp(k, "self_get") && fact_get(f, "fn")) {
+		strmap_add(&l->self_gets, fact_get(f, "fn"));
+	} else if (!strcmp(k, "self_put")) {
+		l->self_put = 1;
 	} else if (!strcmp(k, "waits")) {
 		graph_waits(fact_get(f, "from"), fact_get(f, "key"));
 	} else if (!strcmp(k, "runs")) {
@@ -128,6 +151,8 @@ static void ingest(struct linker *l, const struct fact *f, int index)
 		l->exits[l->nexits++] = (char *)fact_get(f, "fn");
 	} else if (!strcmp(k, "module_init")) {
 		l->has_init = 1;
+		if (fact_get(f, "fn"))
+			strmap_add(&l->binds, fact_get(f, "fn"));
 	} else if (!strcmp(k, "implies") && fact_get(f, "if")) {
 		ivec_push(strmap_ivec(&l->impl, fact_get(f, "if")), index);
 	}
@@ -148,6 +173,22 @@ static void exports_elsewhere(struct linker *l)
 		    !strmap_get(&l->exported, name))
 			graph_export(name);
 	}
+}
+
+/* Taken in the init or at bind, never given back: never unloaded. */
+static int keeps_itself_loaded(const struct linker *l)
+{
+	unsigned long i;
+
+	if (l->self_put)
+		return 0;
+	for (i = 0; i < l->self_gets.cap; i++) {
+		const char *fn = l->self_gets.v[i].key;
+
+		if (fn && strmap_get(&l->binds, fn))
+			return 1;
+	}
+	return 0;
 }
 
 static void cond_keys(struct linker *l, const char *kind,
@@ -188,6 +229,8 @@ static int stands(const struct linker *l, const struct fact *f,
 	if (fact_get_int(f, "unload") && !l->nexits &&
 	    (scope == SCOPE_MODULE || l->has_init))
 		return 0;
+	if (fact_get_int(f, "unload") && l->pinned)
+		return 0;
 	return 1;
 }
 
@@ -222,6 +265,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 	for (i = 0; i < set->n; i++)
 		ingest(&l, &set->v[i], i);
 	exports_elsewhere(&l);
+	l.pinned = keeps_itself_loaded(&l);
 	for (i = 0; i < set->n; i++)
 		if (!strcmp(set->v[i].kind, "provide"))
 			add_key(&l, fact_get(&set->v[i], "key"));
@@ -272,6 +316,8 @@ void link_decide(const struct factset *set, enum link_scope scope,
 	strmap_free(&l.defined, NULL);
 	strmap_free(&l.exported, NULL);
 	strmap_free(&l.elsewhere, NULL);
+	strmap_free(&l.binds, NULL);
+	strmap_free(&l.self_gets, NULL);
 	graph_reset();
 }
 

@@ -105,6 +105,7 @@ struct symbol *member_of_lvalue(struct expression *e);
 extern const char *const teardown_words[];
 extern const char *const teardown_ops[];
 extern const char *const generic_wrappers[];
+extern const char *const bind_members[];
 
 /* object keys ("struct foo.a.b", "obj:x") fit in KEYLEN */
 #define KEYLEN 512

@@ -22,7 +22,9 @@ static int nsites;
 
 /*
  * "inode->i_fop = fops" where fops is a parameter of fn: the callers'
- * objects (ibmasmfs_create_file(..., &command_fops)) are the files.
+ * objects (ibmasmfs_create_file(..., &command_fops)) are the files, also
+ * through helpers that hand the parameter on (gadgetfs_create_file() ->
+ * gadgetfs_make_inode() -> i_fop; f_fs, qib's ipathfs: struct pass).
  */
 struct flow {
 	char fn[KEYLEN];
@@ -31,6 +33,25 @@ struct flow {
 };
 static struct flow *flows;
 static int nflows;
+
+/* parameter @from_param of @from handed to parameter @to_param of @to */
+struct pass {
+	char from[KEYLEN], to[KEYLEN];
+	int from_param, to_param;
+};
+static struct pass *passes;
+static int npasses;
+
+static void add_pass(const char *from, int from_param, const char *to,
+		     int to_param)
+{
+	passes = realloc(passes, (npasses + 1) * sizeof(*passes));
+	snprintf(passes[npasses].from, KEYLEN, "%s", from);
+	snprintf(passes[npasses].to, KEYLEN, "%s", to);
+	passes[npasses].from_param = from_param;
+	passes[npasses].to_param = to_param;
+	npasses++;
+}
 
 static void add_flow(const char *fn, int param, const char *obj)
 {
@@ -60,6 +81,7 @@ static void owner_begin_tu(void)
 {
 	nsites = 0;
 	nflows = 0;
+	npasses = 0;
 }
 
 /* "&obj" in an array of pointers handed over with THIS_MODULE */
@@ -110,6 +132,9 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 
 			if (o && is_static_object(o))
 				add_flow(name, i, sym_name(o));
+			else if (o && ctx->fn && param_index(ctx->fn, o) >= 0)
+				add_pass(sym_name(ctx->fn),
+					 param_index(ctx->fn, o), name, i);
 			i++;
 		} END_FOR_EACH_PTR(arg);
 	}
@@ -264,10 +289,41 @@ static void owner_object(struct symbol *obj)
 	finding_report(f);
 }
 
+static int is_sink(const char *fn, int param)
+{
+	int i;
+
+	for (i = 0; i < nflows; i++)
+		if (!flows[i].obj[0] && flows[i].param == param &&
+		    !strcmp(flows[i].fn, fn))
+			return 1;
+	return 0;
+}
+
+/* A helper that hands a parameter to a sink is a sink too. */
+static void pass_sinks(void)
+{
+	int i, grew = 1, rounds = 0;
+
+	while (grew && rounds++ < 16) {
+		grew = 0;
+		for (i = 0; i < npasses; i++) {
+			struct pass *p = &passes[i];
+
+			if (is_sink(p->to, p->to_param) &&
+			    !is_sink(p->from, p->from_param)) {
+				add_flow(p->from, p->from_param, NULL);
+				grew = 1;
+			}
+		}
+	}
+}
+
 static void owner_end_tu(void)
 {
 	int i, j;
 
+	pass_sinks();
 	for (i = 0; i < nflows; i++) {
 		if (flows[i].obj[0])
 			continue;

@@ -16,6 +16,7 @@ struct cdev_init_site {
 	char cdev[KEYLEN];
 	char fops[KEYLEN];
 	char fn[KEYLEN];
+	int fops_param;		/* fops are fn's parameter number, or -1 */
 };
 static struct cdev_init_site *sites;
 static int nsites;
@@ -162,9 +163,11 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		memset(s, 0, sizeof(*s));
 		s->pos = call->pos;
 		addr_key(first_expression(call->args), s->cdev, sizeof(s->cdev));
-		addr_key(ptr_list_nth_entry((struct ptr_list *)call->args, 1),
-			 s->fops, sizeof(s->fops));
+		arg = ptr_list_nth_entry((struct ptr_list *)call->args, 1);
+		addr_key(arg, s->fops, sizeof(s->fops));
 		snprintf(s->fn, sizeof(s->fn), "%s", sym_name(ctx->fn));
+		s->fops_param = expr_symbol(arg) ?
+			param_index(ctx->fn, expr_symbol(arg)) : -1;
 		if (s->cdev[0])
 			provide("cdev-init:%s", s->cdev);
 	}
@@ -362,6 +365,24 @@ static void owner_end_tu(void)
 		if (s->fops[0])
 			/* chrdev_open()'s fops_get() pins it while open */
 			finding_unless(f, "owner:%s", s->fops);
+		if (s->fops_param >= 0) {
+			/* the fops a caller hands in (cxl_memdev_alloc()) */
+			finding_unless(f, "fops-param-owned:%s:%d", s->fn,
+				       s->fops_param);
+			for (j = 0; j < nflows; j++) {
+				char fk[KEYLEN + 16], pk[2 * KEYLEN];
+
+				if (!flows[j].obj[0] ||
+				    flows[j].param != s->fops_param ||
+				    strcmp(flows[j].fn, s->fn))
+					continue;
+				snprintf(fk, sizeof(fk), "owner:obj:%s",
+					 flows[j].obj);
+				snprintf(pk, sizeof(pk), "fops-param-owned:%s:%d",
+					 s->fn, s->fops_param);
+				implies(fk, pk);
+			}
+		}
 		finding_requires(f, "call:cdev_add|call:cdev_device_add");
 		finding_report(f);
 	}

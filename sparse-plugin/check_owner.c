@@ -230,6 +230,62 @@ static void tree_descr_leaf(struct symbol *obj, struct symbol *member,
 	implies("call:register_filesystem", key);
 }
 
+/*
+ * Tables a filesystem's holder points to (nfsv4: nfs_v4 = { .owner =
+ * THIS_MODULE, .nfs_fs = &nfs4_fs_type, .rpc_ops = &nfs_v4_clientops },
+ * whose .file_ops become i_fop): files of a mounted filesystem, and the
+ * mount pins the holder's owner. "held" follows the holder's pointers,
+ * and theirs, across the module's files.
+ */
+static int leaf_is_fs;
+
+static struct symbol *leaf_object(struct symbol *obj, struct expression *value)
+{
+	struct expression *e = strip_expr(value);
+	struct symbol *o;
+
+	if (e && e->type == EXPR_PREOP && e->op == '&')
+		e = e->unop;
+	o = expr_symbol(e);
+	/* another file's table too (extern): keys name it the same */
+	if (!o || o == obj || o->type != SYM_NODE || ml_is_function(o) ||
+	    o->namespace != NS_SYMBOL ||
+	    !(o->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC | MOD_EXTERN)))
+		return NULL;
+	return o;
+}
+
+static void fs_leaf(struct symbol *obj, struct symbol *member,
+		    struct expression *value, unsigned long offset)
+{
+	struct symbol *o = leaf_object(obj, value);
+
+	if (o && !strcmp(type_name(o), "struct file_system_type"))
+		leaf_is_fs = 1;
+}
+
+static void held_root_leaf(struct symbol *obj, struct symbol *member,
+			   struct expression *value, unsigned long offset)
+{
+	struct symbol *o = leaf_object(obj, value);
+
+	if (o)
+		provide("held:obj:%s", sym_name(o));
+}
+
+static void held_leaf(struct symbol *obj, struct symbol *member,
+		      struct expression *value, unsigned long offset)
+{
+	struct symbol *o = leaf_object(obj, value);
+	char from[KEYLEN + 16], to[KEYLEN + 16];
+
+	if (!o)
+		return;
+	snprintf(from, sizeof(from), "held:obj:%s", sym_name(obj));
+	snprintf(to, sizeof(to), "held:obj:%s", sym_name(o));
+	implies(from, to);
+}
+
 static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
@@ -243,6 +299,7 @@ static void owner_object(struct symbol *obj)
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
 	for_each_init_leaf(obj, obj->initializer, tree_descr_leaf);
+	for_each_init_leaf(obj, obj->initializer, held_leaf);
 	c = find_owner_path(obj, path, sizeof(path), &off);
 	if (!c)
 		return;
@@ -250,6 +307,12 @@ static void owner_object(struct symbol *obj)
 	dot = strchr(embedded, '.');
 	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
 	if (v && !is_zero_constant(v)) {
+		leaf_is_fs = 0;
+		for_each_init_leaf(obj, obj->initializer, fs_leaf);
+		if (leaf_is_fs && strcmp(type_name(obj),
+					 "struct file_system_type"))
+			for_each_init_leaf(obj, obj->initializer,
+					   held_root_leaf);
 		provide("owner:obj:%s", sym_name(obj));
 		provide("owner-set:%s", type_name(c));
 		return;
@@ -267,6 +330,7 @@ static void owner_object(struct symbol *obj)
 	finding_unless(f, "owner-type:%s", tname);
 	finding_unless(f, "cdev-init:obj:%s", sym_name(obj));
 	finding_unless(f, "owner-type:%s", type_name(c));
+	finding_unless(f, "held:obj:%s", sym_name(obj));
 	/*
 	 * The core code that reads the owner is part of this very module
 	 * (nf_tables' own expression types): it cannot pin itself

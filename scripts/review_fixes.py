@@ -41,7 +41,10 @@ def read_patch(path):
         text = f.read()
     files = re.findall(r"^\+\+\+ b/(\S+)$", text, re.M)
     subject = re.search(r"^Subject: \[PATCH\] (.*)$", text, re.M)
-    return {"patch": os.path.basename(path), "path": path, "files": files,
+    # patches of several runs share numbers: name the directory too
+    name = os.path.join(os.path.basename(os.path.dirname(path)),
+                        os.path.basename(path))
+    return {"patch": name, "path": path, "files": files,
             "subject": subject.group(1) if subject else "",
             "rules": sorted(set(re.findall(r"pattern of rule ([a-z-]+)",
                                            text)))}

@@ -51,12 +51,24 @@ def read_patch(path):
 
 
 def with_dependencies(kconfig, options, depth=3):
+    """The options, what they depend on, and for an option KDIR leaves
+    off that only a select turns on (RPMSG, INTEL_SCU) one that selects
+    it."""
+    selected_by = {}
+    for sym, sel in kconfig.selects.items():
+        for t in sel:
+            selected_by.setdefault(t, []).append(sym)
     out, todo = set(), set(options)
     for _ in range(depth):
         nxt = set()
         for o in todo - out:
             out.add(o)
             nxt |= set(kconfig.depends.get(o, ()))
+            if kconfig.value(o) not in ("y", "m") and selected_by.get(o):
+                # the selector whose own dependencies KDIR meets best
+                nxt.add(min(sorted(selected_by[o]), key=lambda c: sum(
+                    kconfig.value(d) not in ("y", "m")
+                    for d in kconfig.depends.get(c, ()))))
         todo = nxt
     return out | todo
 

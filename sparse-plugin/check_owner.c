@@ -273,6 +273,35 @@ static void held_root_leaf(struct symbol *obj, struct symbol *member,
 		provide("held:obj:%s", sym_name(o));
 }
 
+/*
+ * A socket's ops beside its struct proto (can_proto { .ops = &raw_ops,
+ * .prot = &raw_proto }): every socket's sk pins the proto's owner from
+ * sk_alloc() to sk_free(), so the ops are held while a socket exists.
+ */
+static struct symbol *proto_leaf_obj;
+
+static void proto_leaf(struct symbol *obj, struct symbol *member,
+		       struct expression *value, unsigned long offset)
+{
+	struct symbol *o = leaf_object(obj, value);
+
+	if (o && !strcmp(type_name(o), "struct proto"))
+		proto_leaf_obj = o;
+}
+
+static void proto_held_leaf(struct symbol *obj, struct symbol *member,
+			    struct expression *value, unsigned long offset)
+{
+	struct symbol *o = leaf_object(obj, value);
+	char from[KEYLEN + 16], to[KEYLEN + 16];
+
+	if (!o || o == proto_leaf_obj)
+		return;
+	snprintf(from, sizeof(from), "owner:obj:%s", sym_name(proto_leaf_obj));
+	snprintf(to, sizeof(to), "held:obj:%s", sym_name(o));
+	implies(from, to);
+}
+
 static void held_leaf(struct symbol *obj, struct symbol *member,
 		      struct expression *value, unsigned long offset)
 {
@@ -300,6 +329,10 @@ static void owner_object(struct symbol *obj)
 		return;
 	for_each_init_leaf(obj, obj->initializer, tree_descr_leaf);
 	for_each_init_leaf(obj, obj->initializer, held_leaf);
+	proto_leaf_obj = NULL;
+	for_each_init_leaf(obj, obj->initializer, proto_leaf);
+	if (proto_leaf_obj)
+		for_each_init_leaf(obj, obj->initializer, proto_held_leaf);
 	c = find_owner_path(obj, path, sizeof(path), &off);
 	if (!c)
 		return;

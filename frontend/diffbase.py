@@ -145,6 +145,15 @@ def _untracked(top, rel):
             for n in data.split(b"\0") if n]
 
 
+def _safe_name(name):
+    """A path git may hand out that stays inside the work tree: a crafted
+    tree can name "..", which would lead the private copy of REV's text
+    out of its directory."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and all(
+        p not in ("", ".", "..") for p in parts)
+
+
 def _worktree_blob(path, entry, stamp):
     """The blob id of the file as it is, or None when it is gone."""
     try:
@@ -187,6 +196,7 @@ def changes(rev, paths):
         index, stamp = _index(top, rel)
         names = set(at_rev) | {n for n in index if n.endswith(SOURCES)}
         names |= {n for n in _untracked(top, rel) if n.endswith(SOURCES)}
+        names = {n for n in names if _safe_name(n)}
         ch = Change(top, rev)
         differ, gone = {}, {}
         for n in sorted(names):

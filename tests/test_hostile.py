@@ -602,6 +602,43 @@ class DiffBaseTest(unittest.TestCase):
                               if ": note: fixed: " in ln], ["m.c"])
             self.assertEqual(pwned(r, tmp), [])
 
+    def test_a_revision_naming_dot_dot_writes_nothing_outside(self):
+        """REV's tree is crafted (git mktree takes ".."): its header
+        "../escape.h", gone from the work tree, must not be copied out of
+        the private directory REV's texts go to."""
+        with TempDir() as tmp:
+            r = self.repo(tmp)
+            env = dict(os.environ, TMPDIR=os.path.join(tmp, "t", "u"))
+            os.makedirs(env["TMPDIR"])
+
+            def out(*args):
+                return subprocess.run(["git"] + list(args), cwd=r,
+                                      check=True, stdout=subprocess.PIPE,
+                                      input=args and None).stdout
+            blob = subprocess.run(["git", "hash-object", "-w", "--stdin"],
+                                  cwd=r, input=b"int escaped;\n",
+                                  stdout=subprocess.PIPE,
+                                  check=True).stdout.decode().strip()
+            sub = subprocess.run(["git", "mktree"], cwd=r, input=(
+                "100644 blob %s\tescape.h\n" % blob).encode(),
+                stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+            head = subprocess.run(["git", "ls-tree", "HEAD"], cwd=r,
+                                  stdout=subprocess.PIPE,
+                                  check=True).stdout.decode()
+            tree = subprocess.run(["git", "mktree"], cwd=r, input=(
+                head + "040000 tree %s\t..\n" % sub).encode(),
+                stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+            commit = subprocess.run(
+                ["git", "-c", "user.name=t", "-c", "user.email=t@t",
+                 "commit-tree", tree, "-m", "crafted"], cwd=r,
+                stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+            res = run([MODLIFE, "scan", "--no-cache", "--diff-base", commit,
+                       r], cwd=r, env=env)
+            self.assertIn(res.returncode, (0, 1), res.stderr)
+            found = [os.path.join(d, f) for d, _, fs in os.walk(tmp)
+                     for f in fs if f == "escape.h"]
+            self.assertEqual(found, [])
+
     def test_non_ascii_names_and_paths_through_a_symlink(self):
         with TempDir() as tmp:
             r = self.repo(tmp, "\u00fc.c")
@@ -612,8 +649,13 @@ class DiffBaseTest(unittest.TestCase):
                            "HEAD", path], cwd=tmp)
                 self.assertEqual(res.returncode, 1, (path, res.stderr))
                 self.assertEqual(sorted(os.path.basename(ln.split(":")[0])
-                                        for ln in res.stdout.splitlines()),
+                                        for ln in res.stdout.splitlines()
+                                        if ": warning: " in ln),
                                  ["new.c", "\u00fc.c"])
+                # REV's finding of the non-ASCII file is named as fixed
+                self.assertEqual([os.path.basename(ln.split(":")[0])
+                                  for ln in res.stdout.splitlines()
+                                  if ": note: fixed: " in ln], ["\u00fc.c"])
 
 
 class UntrustedMakefilesTest(unittest.TestCase):

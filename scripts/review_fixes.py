@@ -46,7 +46,7 @@ def read_patch(path):
                         os.path.basename(path))
     return {"patch": name, "path": path, "files": files,
             "subject": subject.group(1) if subject else "",
-            "rules": sorted(set(re.findall(r"pattern of rule ([a-z-]+)",
+            "rules": sorted(set(re.findall(r"pattern\s+of\s+rule\s+([a-z-]+)",
                                            text)))}
 
 
@@ -147,16 +147,23 @@ def review(p, tree, out, mmap, config, cache, timeout, log):
         rec["applies"] = False
         return rec
     rec["applies"] = True
+    # an option something selects as =y (PSTORE by ACPI_APEI) builds the
+    # module into the kernel: its objects are what can be built
+    targets = [k + ".ko" for k in keys]
+    if any(config.get(o) == "y" for o in options if o in mmap.kconfig.tristate):
+        targets = [os.path.splitext(f)[0] + ".o" for f in p["files"]
+                   if f.endswith(".c")]
+        rec["built_in"] = True
     if off:
         rec["built"] = "not built: %s off on x86 with COMPILE_TEST" % \
             ", ".join(off)
     else:
-        before = [build(tree, out, k + ".ko", timeout) for k in keys]
+        before = [build(tree, out, t, timeout) for t in targets]
     res = sh(["patch", "-p1", "-s", "-d", tree, "-i", p["path"]])
     log.write(res.stdout)
     try:
         if not off:
-            after = [build(tree, out, k + ".ko", timeout) for k in keys]
+            after = [build(tree, out, t, timeout) for t in targets]
             new = sorted(set(w for a in after for w in a["warnings"]) -
                          set(w for b in before for w in b["warnings"]))
             rec["built"] = "yes" if all(a["ok"] for a in after) else \
@@ -167,6 +174,9 @@ def review(p, tree, out, mmap, config, cache, timeout, log):
             rec["build_seconds"] = sum(a["seconds"] for a in before + after)
         left = rescan(tree, [f for f in p["files"] if f.endswith(".c")],
                       cache)
+        if not p["rules"]:
+            # a re-scan could not tell what the patch should have fixed
+            left = None
         rec["rescan"] = None if left is None else [
             "%s:%d:%s" % (f["file"], f["line"], f["rule"]) for f in left
             if f["rule"] in p["rules"]]

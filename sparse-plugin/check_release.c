@@ -150,13 +150,23 @@ static void points_to(const char *holder, struct expression *value)
 static void release_assign(struct walk_ctx *ctx, struct expression *expr)
 {
 	struct expression *lv = strip_expr(expr->left);
-	struct symbol *m = member_of_lvalue(lv), *fn;
+	struct symbol *m = member_of_lvalue(lv), *fn, *b;
 	char key[KEYLEN];
 	const char *k;
 
 	if (expr->op != '=' || !m)
 		return;
-	k = addr_key(strip_expr(lv->unop)->left, key, sizeof(key));
+	b = base_object(strip_expr(lv->unop)->left);
+	if (b && is_static_object(b) && is_kobject_bearing(b)) {
+		/*
+		 * "x.dev.release = f", "x[i].dev.release = f": a static
+		 * object (or array) whose registration is keyed by its name
+		 */
+		snprintf(key, sizeof(key), "obj:%s", sym_name(b));
+		k = key;
+	} else {
+		k = addr_key(strip_expr(lv->unop)->left, key, sizeof(key));
+	}
 	points_to(k, expr->right);
 	fn = expr_symbol(expr->right);
 	if (k && fn && ml_is_function(fn) && is_release_slot(m))

@@ -81,13 +81,14 @@ def build(tree, kdir, jobs, out_path):
     mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree),
                      mode="kdir")
     reads, copies, failed = {}, set(), 0
+    members = {}    # type -> {owner member name: how often read}
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         for rnd in range(MAX_ROUNDS):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
                 rnd + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
-                            files, per_file, reads, copies)
+                            files, per_file, reads, copies, members)
             done.update(files)
             # files calling a helper found so far may export helpers of
             # their own that reach it (tcf_unregister_action() ->
@@ -119,9 +120,23 @@ def build(tree, kdir, jobs, out_path):
             tier = 1 if re.search(r"core|lib", path) else 2
         return (tier, 0 if "open" in fn else 1 if "get" in fn else 2, path)
 
+    # an owner field not named owner counts when modules set it to
+    # THIS_MODULE somewhere (crypto_alg.cra_module); klp_object.mod, which
+    # the core fills in, does not
+    set_by_modules = _this_module_members(tree)
+    owner_member = {}
+    for t, m in members.items():
+        if "owner" in m:
+            continue
+        named = [k for k in sorted(m, key=lambda k: (-m[k], k))
+                 if k in set_by_modules]
+        if named:
+            owner_member[t] = named[0]
     matters = {}
     for t, sites in reads.items():
         if t.startswith("struct module"):
+            continue
+        if "owner" not in members.get(t, {}) and t not in owner_member:
             continue
         best = sorted(sites, key=core_first)
         where, how = best[0]
@@ -151,6 +166,12 @@ def build(tree, kdir, jobs, out_path):
         for t in sorted(matters):
             where, how = matters[t]
             f.write("%s\t%s\t%s\n" % (t, where, how))
+        f.write("# owner fields not named owner: the member core code "
+                "pins\n")
+        for t in sorted(matters):
+            if t in owner_member:
+                f.write("owner-member:%s\t%s\towner field\n" % (
+                    t, owner_member[t]))
         f.write("# types whose owner the core merges between tables\n")
         for t in sorted(merges):
             f.write("merge:%s\t%s\towner merged\n" % (t, merges[t]))
@@ -173,8 +194,30 @@ def build(tree, kdir, jobs, out_path):
     return 0
 
 
+THIS_MODULE_SET = re.compile(rb"[.>]\s*([A-Za-z_]\w*)\s*=\s*THIS_MODULE\b")
+
+
+def _this_module_members(tree):
+    """Member names that some file of the tree sets to THIS_MODULE."""
+    names = set()
+    for dirpath, dirnames, filenames in os.walk(tree):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and
+                       d not in ("Documentation", "tools", "scripts")]
+        for fn in filenames:
+            if not fn.endswith((".c", ".h")):
+                continue
+            try:
+                with open(os.path.join(dirpath, fn), "rb") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if b"THIS_MODULE" in text:
+                names.update(m.decode() for m in THIS_MODULE_SET.findall(text))
+    return names
+
+
 def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
-          copies):
+          copies, members):
     """Checks files with --modlife-kb-scan; returns how many failed."""
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -196,8 +239,14 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
                                         x["line"], x.get("fn") or "?")
                 if x["k"] == "owner_read":
                     reads.setdefault(x["type"], set()).add((where, x["how"]))
+                    m = members.setdefault(x["type"], {})
+                    name = x.get("member", "owner")
+                    m[name] = m.get(name, 0) + 1
                 else:
                     copies.add((x["from"], x["to"], where))
+                    m = members.setdefault(x["from"], {})
+                    name = x.get("from_member", "owner")
+                    m[name] = m.get(name, 0) + 1
     return failed
 
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Knowledge scan (--modlife-kb-scan), run over core kernel code: which
- * struct types have their "owner" read to pin a module. Records
+ * struct types have an owner field read to pin a module: any "struct
+ * module *" member, whatever its name (crypto_alg.cra_module,
+ * scsi_host_template.module). Records
  *   owner_read: try_module_get()/__module_get() (fops_get() expands to
- *               try_module_get()) of T->owner, directly, through a local,
- *               or through a conditional;
+ *               try_module_get()) of T->member, directly, through a
+ *               local, or through a conditional;
  *   owner_copy: U->owner = T->owner (e.g. a NULL owner falling back to the
  *               driver's), so T matters when U does.
  * The front end closes these into the knowledge file.
@@ -15,7 +17,10 @@
 #define MAX_LOCALS 32
 #define MAX_SRC 4
 
-/* local "struct module *" variables and the owners they were loaded from */
+/*
+ * local "struct module *" variables and the owner members (their struct
+ * and name) they were loaded from
+ */
 static struct local_src {
 	struct symbol *var;
 	struct symbol *types[MAX_SRC];
@@ -51,12 +56,11 @@ static int owner_sources(struct expression *e, struct symbol **out, int n)
 		return owner_sources(e->cond_false, out, n);
 	}
 	m = member_of_lvalue(e);
-	if (m && m->ident && !strcmp(id_str(m->ident), "owner") &&
-	    is_module_pointer(m)) {
+	if (m && m->ident && is_module_pointer(m)) {
 		struct symbol *c = member_container(m);
 
 		if (c)
-			out[n++] = c;
+			out[n++] = m;	/* the member: its struct and name */
 		return n;
 	}
 	sym = expr_symbol(e);
@@ -87,15 +91,16 @@ static void flow(struct walk_ctx *ctx, struct expression *dst,
 	if (!n)
 		return;
 	m = member_of_lvalue(dst);
-	if (m && m->ident && !strcmp(id_str(m->ident), "owner") &&
-	    is_module_pointer(m) && member_container(m)) {
+	if (m && m->ident && is_module_pointer(m) && member_container(m)) {
 		char to[256];
 
 		snprintf(to, sizeof(to), "%s", type_name(member_container(m)));
 		for (i = 0; i < n; i++) {
 			fact_begin("owner_copy");
-			fact_str("from", type_name(types[i]));
+			fact_str("from", type_name(member_container(types[i])));
+			fact_str("from_member", id_str(types[i]->ident));
 			fact_str("to", to);
+			fact_str("to_member", id_str(m->ident));
 			fact_str("fn", ctx->fn ? sym_name(ctx->fn) : NULL);
 			fact_pos(pos);
 			fact_end();
@@ -159,7 +164,8 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 	n = owner_sources(first_expression(call->args), types, 0);
 	for (i = 0; i < n; i++) {
 		fact_begin("owner_read");
-		fact_str("type", type_name(types[i]));
+		fact_str("type", type_name(member_container(types[i])));
+		fact_str("member", id_str(types[i]->ident));
 		fact_str("how", name);
 		fact_str("fn", ctx->fn ? sym_name(ctx->fn) : NULL);
 		fact_pos(call->pos);

@@ -194,8 +194,7 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 		}
 		return;
 	}
-	if (expr->op != '=' || !m || !m->ident ||
-	    strcmp(id_str(m->ident), "owner") || !is_module_pointer(m))
+	if (expr->op != '=' || !is_owner_member(m))
 		return;
 	c = member_container(m);
 	/* lv is "*(base + offset)": the object is at base */
@@ -338,7 +337,9 @@ static void owner_object(struct symbol *obj)
 		return;
 	snprintf(embedded, sizeof(embedded), "%s", path);
 	dot = strchr(embedded, '.');
-	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
+	v = init_leaf_at(obj->initializer, off,
+			 built_in_ident(strrchr(path, '.') ?
+					strrchr(path, '.') + 1 : path));
 	if (v && !is_zero_constant(v)) {
 		leaf_is_fs = 0;
 		for_each_init_leaf(obj, obj->initializer, fs_leaf);

@@ -65,7 +65,7 @@ static void selfpin_object(struct symbol *obj)
 	c = find_owner_path(obj, path, sizeof(path), &off);
 	if (!c || strchr(path, '.'))
 		return;
-	v = init_leaf_at(obj->initializer, off, built_in_ident("owner"));
+	v = init_leaf_at(obj->initializer, off, built_in_ident(path));
 	if (v && !is_zero_constant(v))
 		for_each_init_leaf(obj, obj->initializer, pinned_leaf);
 }

@@ -87,6 +87,7 @@ struct symbol *strip_type(struct symbol *t);
 const char *type_name(struct symbol *t);
 struct symbol *member_container(struct symbol *member);
 int same_member(struct symbol *a, struct symbol *b);
+int is_owner_member(struct symbol *m);
 struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 			       unsigned long *offset);
 int ml_is_struct(struct symbol *t);

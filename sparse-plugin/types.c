@@ -244,9 +244,33 @@ void types_reset(void)
 }
 
 /*
- * Find "struct module *owner" in @type, directly or in a struct embedded by
- * value (platform_driver.driver.owner). Returns the struct that declares it,
- * with the member path and its byte offset in @type.
+ * An owner field: a "struct module *" member named "owner", or one the
+ * knowledge file names for its struct ("owner-member:struct crypto_alg"
+ * -> cra_module: core code pins the module through it, whatever its name).
+ */
+int is_owner_member(struct symbol *m)
+{
+	struct symbol *c;
+	const char *named;
+	char key[KEYLEN + 16];
+
+	if (!m || !m->ident || !is_module_pointer(m))
+		return 0;
+	if (!strcmp(id_str(m->ident), "owner"))
+		return 1;
+	c = member_container(m);
+	if (!c)
+		return 0;
+	snprintf(key, sizeof(key), "owner-member:%s", type_name(c));
+	named = kb_lookup_owner(key);
+	return named && !strcmp(named, id_str(m->ident));
+}
+
+/*
+ * Find the owner field (is_owner_member()) in @type, directly or in a
+ * struct embedded by value (platform_driver.driver.owner). Returns the
+ * struct that declares it, with the member path and its byte offset in
+ * @type.
  */
 struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 			       unsigned long *offset)
@@ -256,9 +280,8 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 	if (!ml_is_struct(st))
 		return NULL;
 	FOR_EACH_PTR(st->symbol_list, m) {
-		if (m->ident && !strcmp(id_str(m->ident), "owner") &&
-		    is_module_pointer(m)) {
-			snprintf(path, len, "owner");
+		if (is_owner_member(m)) {
+			snprintf(path, len, "%s", id_str(m->ident));
 			*offset = m->offset;
 			return st;
 		}

@@ -113,8 +113,11 @@ class Plan:
             if real not in self.old and real not in self.includes:
                 continue
             top = self.top[real]
-            data = self.old[real] if real in self.old else open(
-                real, "rb").read()
+            if real in self.old:
+                data = self.old[real]
+            else:
+                with open(real, "rb") as fh:
+                    data = fh.read()
             target = _mirror(tmp, top, real)
             _write(target, data or b"")
             sub[f] = target
@@ -129,7 +132,8 @@ class Plan:
                 if not n.endswith(".h") or p in self.old:
                     continue
                 if os.path.isfile(p):
-                    _write(_mirror(tmp, top, p), open(p, "rb").read())
+                    with open(p, "rb") as fh:
+                        _write(_mirror(tmp, top, p), fh.read())
         gone = [kv for ch in self.changes for kv in ch.deleted.items()]
         for p, data in list(self.old.items()) + gone:
             if p.endswith(".h") and data is not None:
@@ -145,7 +149,8 @@ def _keys(findings, sources=None):
 def run(make_scanner, rev, paths):
     """The result of scanning the changed modules now, with only the new
     findings, "fixed" (REV's findings that are gone, REV's lines) and
-    "changed" (the module files checked)."""
+    "checked" (the module files); a file that REV's text of could not be
+    parsed is an error (its findings would all look new)."""
     changes = diffbase.changes(rev, paths)
     plan = Plan(changes)
     now = make_scanner()
@@ -178,11 +183,16 @@ def run(make_scanner, rev, paths):
             real = os.path.realpath(f["file"])
             if real in back:
                 f["file"] = os.path.relpath(back[real])
-        was = {k for _, k in _keys(old["findings"], sources)}
+        old_keys = _keys(old["findings"], sources)
+        was = {k for _, k in old_keys}
         is_now = _keys(result["findings"])
         keys_now = {k for _, k in is_now}
-        result["fixed"] = [f for f, k in _keys(old["findings"], sources)
-                           if k not in keys_now]
+        result["fixed"] = [f for f, k in old_keys if k not in keys_now]
+        named = {e["file"] for e in result["errors"]}
+        for e in old["errors"]:
+            if e["file"] not in named:
+                result["errors"].append({"file": e["file"], "message": (
+                    "at %s: %s" % (rev, e["message"]))})
     result["findings"] = [f for f, k in is_now if k not in was]
     for f in result["findings"]:
         f["baseline"] = "new"

@@ -173,6 +173,25 @@ class DiffBaseTest(unittest.TestCase):
             self.assertEqual(where(data["findings"]),
                              ["added/mchar.c:73:missing-owner"])
 
+    def test_a_revision_that_does_not_parse_is_named(self):
+        with TempDir() as tmp:
+            r = repo(tmp, "misc-char-bug")
+            src = os.path.join(r, "misc-char-bug", "mchar.c")
+            with open(src) as f:
+                good = f.read()
+            with open(src, "a") as f:
+                f.write("int broken( {\n")
+            git(r, "commit", "-q", "-am", "broken")
+            with open(src, "w") as f:
+                f.write(good)
+            rc, data, err = scan(r)
+            # the semantic patches checked REV's text (sparse could not):
+            # its finding is the same; the report says REV did not parse
+            self.assertEqual((rc, data["findings"]), (0, []), err)
+            (e,) = data["errors"]
+            self.assertEqual(e["file"], "misc-char-bug/mchar.c")
+            self.assertTrue(e["message"].startswith("at HEAD: "), e)
+
     def test_bad_revision_and_no_repository(self):
         with TempDir() as tmp:
             r = repo(tmp)

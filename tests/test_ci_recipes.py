@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir
+from util import CORPUS, MODLIFE, ROOT, TempDir, edit, git
 
 CI_MD = os.path.join(ROOT, "docs", "ci.md")
 
@@ -26,21 +26,6 @@ def blocks():
 
 def tested(lang):
     return [b for mark, lng, b in blocks() if mark and lng == lang]
-
-
-def git(cwd, *args):
-    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t",
-                           "-c", "init.defaultBranch=main"] + list(args),
-                          cwd=cwd, check=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True).stdout.strip()
-
-
-def edit(path, old, new):
-    with open(path) as f:
-        text = f.read()
-    assert old in text, (path, old)
-    with open(path, "w") as f:
-        f.write(text.replace(old, new, 1))
 
 
 class Fixture:

@@ -5,10 +5,9 @@ ones the change took away are listed as fixed."""
 import json
 import os
 import shutil
-import subprocess
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, run
+from util import CORPUS, MODLIFE, TempDir, edit, git, run
 
 HM_C = """// SPDX-License-Identifier: GPL-2.0
 #include <linux/module.h>
@@ -46,20 +45,6 @@ module_init(hm_init);
 module_exit(hm_exit);
 MODULE_LICENSE("GPL");
 """
-
-
-def git(repo, *args):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t",
-                    "-c", "init.defaultBranch=main"] + list(args), cwd=repo,
-                   check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def edit(path, old, new):
-    with open(path) as f:
-        text = f.read()
-    assert old in text, (path, old)
-    with open(path, "w") as f:
-        f.write(text.replace(old, new, 1))
 
 
 def repo(tmp, *modules):

@@ -99,3 +99,20 @@ def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+
+
+def git(cwd, *args):
+    """git in cwd with a fixed identity and branch name; its output."""
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t",
+                           "-c", "init.defaultBranch=main"] + list(args),
+                          cwd=cwd, check=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True).stdout.strip()
+
+
+def edit(path, old, new):
+    """Replaces the first old in the file with new (old must be there)."""
+    with open(path) as f:
+        text = f.read()
+    assert old in text, (path, old)
+    with open(path, "w") as f:
+        f.write(text.replace(old, new, 1))

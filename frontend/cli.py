@@ -246,6 +246,7 @@ def cmd_scan(a):
         sys.stderr.write("modlife: cannot read baseline %s: %s\n"
                          % (a.baseline, e))
         return 2
+
     def make_scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
                        cache_dir=cache_dir,

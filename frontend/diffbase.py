@@ -8,8 +8,9 @@ fsmonitor hook, diff drivers, textconv and clean filters) that "git diff"
 would run. So git only resolves the revision and hands out REV's blobs
 (rev-parse, ls-tree, cat-file, ls-files, none of which runs those), and
 the comparison with the working tree is done here: a file whose stat
-data matches the index has the index's blob, any other is hashed here. The revision goes after
---end-of-options: it cannot pass an option to git.
+data matches the index has the index's blob, any other is hashed here.
+The revision goes after --end-of-options: it cannot pass an option to
+git.
 """
 import hashlib
 import os

@@ -150,7 +150,8 @@ def review(p, tree, out, mmap, config, cache, timeout, log):
     # an option something selects as =y (PSTORE by ACPI_APEI) builds the
     # module into the kernel: its objects are what can be built
     targets = [k + ".ko" for k in keys]
-    if any(config.get(o) == "y" for o in options if o in mmap.kconfig.tristate):
+    if any(config.get(o) == "y" for o in options
+           if o in mmap.kconfig.tristate):
         targets = [os.path.splitext(f)[0] + ".o" for f in p["files"]
                    if f.endswith(".c")]
         rec["built_in"] = True

@@ -253,7 +253,7 @@ def cmd_scan(a):
                        progress=False if a.quiet else None, config=a.config)
     try:
         if a.diff_base is not None:
-            diffbase.check(a.diff_base, a.paths)
+            # raises DiffError first for a revision or path git refuses
             scanner, result = changescan.run(make_scanner, a.diff_base,
                                              a.paths)
         else:

@@ -99,13 +99,6 @@ def _repos(paths):
     return by_repo
 
 
-def check(rev, paths):
-    """Raises DiffError unless paths are in git work trees that have
-    rev as a commit."""
-    for top in _repos(paths):
-        _commit(top, rev)
-
-
 # what the scan reads: sources and their headers
 SOURCES = (".c", ".h")
 

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 #include "modlife.h"
+#include "strmap.h"
 
 struct cdev_init_site {
 	struct position pos;
@@ -230,15 +231,21 @@ static void tree_descr_leaf(struct symbol *obj, struct symbol *member,
 }
 
 /*
- * Tables a filesystem's holder points to (nfsv4: nfs_v4 = { .owner =
- * THIS_MODULE, .nfs_fs = &nfs4_fs_type, .rpc_ops = &nfs_v4_clientops },
- * whose .file_ops become i_fop): files of a mounted filesystem, and the
- * mount pins the holder's owner. "held" follows the holder's pointers,
- * and theirs, across the module's files.
+ * Tables a holder points to are "held" with it, and what they point to
+ * in turn ("held" follows pointers across the module's files):
+ * - a filesystem's holder with its owner set (nfsv4: nfs_v4 = { .owner =
+ *   THIS_MODULE, .nfs_fs = &nfs4_fs_type, .rpc_ops = &nfs_v4_clientops },
+ *   whose .file_ops become i_fop): files of a mounted filesystem, and the
+ *   mount pins the holder's owner;
+ * - a socket's ops beside its struct proto (can_proto { .ops = &raw_ops,
+ *   .prot = &raw_proto }): every socket's sk pins the proto's owner from
+ *   sk_alloc() to sk_free().
  */
-static int leaf_is_fs;
+static struct symbol **held;
+static int nheld, held_cap;
 
-static struct symbol *leaf_object(struct symbol *obj, struct expression *value)
+static void held_collect(struct symbol *obj, struct symbol *member,
+			 struct expression *value, unsigned long offset)
 {
 	struct expression *e = strip_expr(value);
 	struct symbol *o;
@@ -250,68 +257,45 @@ static struct symbol *leaf_object(struct symbol *obj, struct expression *value)
 	if (!o || o == obj || o->type != SYM_NODE || ml_is_function(o) ||
 	    o->namespace != NS_SYMBOL ||
 	    !(o->ctype.modifiers & (MOD_TOPLEVEL | MOD_STATIC | MOD_EXTERN)))
-		return NULL;
-	return o;
-}
-
-static void fs_leaf(struct symbol *obj, struct symbol *member,
-		    struct expression *value, unsigned long offset)
-{
-	struct symbol *o = leaf_object(obj, value);
-
-	if (o && !strcmp(type_name(o), "struct file_system_type"))
-		leaf_is_fs = 1;
-}
-
-static void held_root_leaf(struct symbol *obj, struct symbol *member,
-			   struct expression *value, unsigned long offset)
-{
-	struct symbol *o = leaf_object(obj, value);
-
-	if (o)
-		provide("held:obj:%s", sym_name(o));
-}
-
-/*
- * A socket's ops beside its struct proto (can_proto { .ops = &raw_ops,
- * .prot = &raw_proto }): every socket's sk pins the proto's owner from
- * sk_alloc() to sk_free(), so the ops are held while a socket exists.
- */
-static struct symbol *proto_leaf_obj;
-
-static void proto_leaf(struct symbol *obj, struct symbol *member,
-		       struct expression *value, unsigned long offset)
-{
-	struct symbol *o = leaf_object(obj, value);
-
-	if (o && !strcmp(type_name(o), "struct proto"))
-		proto_leaf_obj = o;
-}
-
-static void proto_held_leaf(struct symbol *obj, struct symbol *member,
-			    struct expression *value, unsigned long offset)
-{
-	struct symbol *o = leaf_object(obj, value);
-	char from[KEYLEN + 16], to[KEYLEN + 16];
-
-	if (!o || o == proto_leaf_obj)
 		return;
-	snprintf(from, sizeof(from), "owner:obj:%s", sym_name(proto_leaf_obj));
-	snprintf(to, sizeof(to), "held:obj:%s", sym_name(o));
-	implies(from, to);
+	held = xgrow(held, &held_cap, nheld + 1, sizeof(*held));
+	held[nheld++] = o;
 }
 
-static void held_leaf(struct symbol *obj, struct symbol *member,
-		      struct expression *value, unsigned long offset)
+static struct symbol *held_of_type(const char *type)
 {
-	struct symbol *o = leaf_object(obj, value);
-	char from[KEYLEN + 16], to[KEYLEN + 16];
+	int i;
 
-	if (!o)
-		return;
-	snprintf(from, sizeof(from), "held:obj:%s", sym_name(obj));
-	snprintf(to, sizeof(to), "held:obj:%s", sym_name(o));
-	implies(from, to);
+	for (i = 0; i < nheld; i++)
+		if (!strcmp(type_name(held[i]), type))
+			return held[i];
+	return NULL;
+}
+
+/* @owned: the holder's own owner is set */
+static void held_keys(struct symbol *obj, int owned)
+{
+	struct symbol *proto;
+	char from[KEYLEN + 16], to[KEYLEN + 16];
+	int i, fs_root;
+
+	nheld = 0;
+	for_each_init_leaf(obj, obj->initializer, held_collect);
+	proto = held_of_type("struct proto");
+	fs_root = owned && held_of_type("struct file_system_type") &&
+		  strcmp(type_name(obj), "struct file_system_type");
+	for (i = 0; i < nheld; i++) {
+		snprintf(to, sizeof(to), "held:obj:%s", sym_name(held[i]));
+		snprintf(from, sizeof(from), "held:obj:%s", sym_name(obj));
+		implies(from, to);
+		if (proto && held[i] != proto) {
+			snprintf(from, sizeof(from), "owner:obj:%s",
+				 sym_name(proto));
+			implies(from, to);
+		}
+		if (fs_root)
+			provide("%s", to);
+	}
 }
 
 static void owner_object(struct symbol *obj)
@@ -327,26 +311,16 @@ static void owner_object(struct symbol *obj)
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
 	for_each_init_leaf(obj, obj->initializer, tree_descr_leaf);
-	for_each_init_leaf(obj, obj->initializer, held_leaf);
-	proto_leaf_obj = NULL;
-	for_each_init_leaf(obj, obj->initializer, proto_leaf);
-	if (proto_leaf_obj)
-		for_each_init_leaf(obj, obj->initializer, proto_held_leaf);
 	c = find_owner_path(obj, path, sizeof(path), &off);
+	v = c ? init_leaf_at(obj->initializer, off,
+			     built_in_ident(strrchr(path, '.') ?
+					    strrchr(path, '.') + 1 : path)) : NULL;
+	held_keys(obj, v && !is_zero_constant(v));
 	if (!c)
 		return;
 	snprintf(embedded, sizeof(embedded), "%s", path);
 	dot = strchr(embedded, '.');
-	v = init_leaf_at(obj->initializer, off,
-			 built_in_ident(strrchr(path, '.') ?
-					strrchr(path, '.') + 1 : path));
 	if (v && !is_zero_constant(v)) {
-		leaf_is_fs = 0;
-		for_each_init_leaf(obj, obj->initializer, fs_leaf);
-		if (leaf_is_fs && strcmp(type_name(obj),
-					 "struct file_system_type"))
-			for_each_init_leaf(obj, obj->initializer,
-					   held_root_leaf);
 		provide("owner:obj:%s", sym_name(obj));
 		provide("owner-set:%s", type_name(c));
 		return;

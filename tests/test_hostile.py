@@ -12,7 +12,7 @@ import sys
 import time
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, run, scan, write
+from util import CORPUS, MODLIFE, ROOT, TempDir, git, run, scan, write
 
 sys.path.insert(0, ROOT)
 
@@ -545,11 +545,6 @@ class BaselineTest(unittest.TestCase):
                                  (cwd, res.stderr))
 
 
-def git(cwd, *args):
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t",
-                    "-c", "init.defaultBranch=main"] + list(args), cwd=cwd,
-                   check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
 
 class DiffBaseTest(unittest.TestCase):
     def repo(self, tmp, name="m.c"):
@@ -611,10 +606,6 @@ class DiffBaseTest(unittest.TestCase):
             env = dict(os.environ, TMPDIR=os.path.join(tmp, "t", "u"))
             os.makedirs(env["TMPDIR"])
 
-            def out(*args):
-                return subprocess.run(["git"] + list(args), cwd=r,
-                                      check=True, stdout=subprocess.PIPE,
-                                      input=args and None).stdout
             blob = subprocess.run(["git", "hash-object", "-w", "--stdin"],
                                   cwd=r, input=b"int escaped;\n",
                                   stdout=subprocess.PIPE,

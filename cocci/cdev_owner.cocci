@@ -140,33 +140,57 @@ position j0;
 
 // ----------------------------------------------------------------------------
 
+// The cdev's name in the checker's words: "struct T.member" when the
+// type of the pointer is known, the variable for a file-scope cdev.
+@ctk depends on ctx@
+position bad.p;
+type T;
+T *E;
+identifier F, G;
+@@
+
+(
+ cdev_init@p(&E->F.G, ...)
+|
+ cdev_init@p(&E->F, ...)
+)
+
 @initialize:python@
 @@
 
 import re
+
+co_name = {}	# cdev_init() position -> the cdev's name
+
+def co_pos(p):
+	return (p[0].file, p[0].line, p[0].column)
+
+# the checker's words (sparse-plugin/check_owner.c)
+def co_message(j0, A):
+	a = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", A.strip())
+	name = co_name.get(co_pos(j0), a[1:].strip() if a.startswith("&") else a)
+	return ("WARNING: cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open"
+		% (name, j0[0].current_element))
+
+@script:python depends on ctk@
+p << bad.p;
+T << ctk.T;
+F << ctk.F;
+G << ctk.G = "";
+@@
+
+co_name[co_pos(p)] = "%s.%s%s" % (" ".join(T.split()), F, "." + G if G else "")
 
 @script:python depends on org@
 j0 << ctx.j0;
 A << ctx.A;
 @@
 
-a = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", A.strip())
-if a.startswith("&"):
-	owner = a[1:].strip() + ".owner"
-else:
-	owner = a + "->owner"
-msg = "WARNING: cdev missing .owner = THIS_MODULE (add %s = THIS_MODULE; after cdev_init()), the module can be unloaded while the device is open" % owner
-coccilib.org.print_safe_todo(j0[0], msg)
+coccilib.org.print_safe_todo(j0[0], co_message(j0, A))
 
 @script:python depends on report@
 j0 << ctx.j0;
 A << ctx.A;
 @@
 
-a = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", A.strip())
-if a.startswith("&"):
-	owner = a[1:].strip() + ".owner"
-else:
-	owner = a + "->owner"
-msg = "WARNING: cdev missing .owner = THIS_MODULE (add %s = THIS_MODULE; after cdev_init()), the module can be unloaded while the device is open" % owner
-coccilib.report.print_report(j0[0], msg)
+coccilib.report.print_report(j0[0], co_message(j0, A))

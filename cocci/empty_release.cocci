@@ -114,6 +114,40 @@ er_hazard = set()	# (file, T): a kfree() may follow a put
 def er_pos(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
 
+# What to do instead, by the static object's type (kb/constructors.tsv;
+# the tests check this copy).
+# kb-table: constructors
+ER_ADVICE = [
+	("struct platform_device", "allocate it with platform_device_register_simple() or platform_device_alloc()"),
+	("struct device", "allocate it with device_create(), or kzalloc() it and free it in its release()"),
+	("struct kobject", "allocate it with kobject_create_and_add()"),
+	("namespaced struct kobject", "kzalloc() it and free it in its kobj_type's release() (kobject_create_and_add() cannot give it a namespace)"),
+	("struct kset", "allocate it with kset_create_and_add()"),
+	("namespaced struct kset", "kzalloc() it and free it in its kobj_type's release() (kset_create_and_add() cannot give its children a namespace)"),
+	("*", "kzalloc() it and free it in its release() callback"),
+]
+# tables whose release callback is for the objects that use them
+ER_TABLES = {"struct kobj_type": "release", "struct device_type": "release",
+	     "struct class": "dev_release"}
+er_slot = {}		# install position -> "struct device.release", ...
+er_self = {}		# install position -> (static object, its type)
+er_table = {}		# install position -> the table installed in
+er_static_users = set()	# tables a file-scope object is registered with
+er_params = {}		# R -> "device" or "kobject"
+
+# the checker's words (sparse-plugin/check_release.c)
+def er_message(R, p):
+	k = er_pos(p)
+	slot = er_slot.get(k, "struct kobj_type.release" if er_params.get(R) == "kobject" else "struct device.release")
+	lead = "WARNING: %s(), the %s callback, does nothing: it hides the core's missing-release warning%s, and as module text it can run after unload; %s"
+	if k in er_self:
+		name, t = er_self[k]
+		advice = dict(ER_ADVICE)
+		return lead % (R, slot, "", "'%s' is static: %s" % (name, advice.get(t, advice["*"])))
+	if er_table.get(k) in er_static_users:
+		return lead % (R, slot, "", "the object it releases is static: the static-object warning says how to allocate it")
+	return lead % (R, slot, " and leaks the object", "free the containing object, or let the core own it")
+
 // ----------------------------------------------------------------------------
 // Trivial release functions and where they are installed.
 
@@ -141,6 +175,19 @@ if er_trivial_body(SL):
 	coccinelle.RT = cocci.make_ident(R)
 else:
 	coccinelle.RT = cocci.make_ident(ER_SKIP)
+
+// a kobject's release is a kobj_type's
+@trivk depends on triv@
+identifier triv.R, d;
+@@
+
+ void R(struct kobject *d) { ... }
+
+@script:python depends on trivk@
+R << triv.R;
+@@
+
+er_params[R] = "kobject"
 
 @inst_asg@
 identifier trivsel.RT;
@@ -174,6 +221,116 @@ position p;
  T I = { ..., .dev_release = RT@p, ... };
 )
 
+// ----------------------------------------------------------------------------
+// The message, in the checker's words: the callback's slot, and the fix
+// that fits the object (a static object is allocated by the core).
+
+@script:python depends on inst_ini && (org || report)@
+p << inst_ini.p;
+T << inst_ini.T;
+I << inst_ini.I;
+F << inst_ini.F = "";
+RT << trivsel.RT;
+@@
+
+t = " ".join(T.replace("const ", "").split())
+if F:
+	er_slot[er_pos(p)] = "struct device.release"
+elif t in ER_TABLES:
+	er_slot[er_pos(p)] = t + "." + ER_TABLES[t]
+	er_table[er_pos(p)] = I
+else:
+	er_slot[er_pos(p)] = t + ".release"
+if t not in ER_TABLES:
+	er_self[er_pos(p)] = (I, t)
+
+// x->release = R through a pointer of a known type
+@asg_type depends on inst_asg && (org || report)@
+identifier trivsel.RT, M;
+position inst_asg.p;
+type T;
+T *E;
+@@
+
+ E->M = RT@p
+
+@script:python depends on asg_type@
+p << inst_asg.p;
+T << asg_type.T;
+M << asg_type.M;
+@@
+
+er_slot[er_pos(p)] = "%s.%s" % (" ".join(T.split()), M)
+
+// X.dev.release = R, X[i].dev.release = R of a file-scope object X
+@asg_self depends on inst_asg && (org || report)@
+identifier trivsel.RT, X, F;
+expression N;
+position inst_asg.p;
+@@
+
+(
+ X.F.release = RT@p
+|
+ X[N].F.release = RT@p
+)
+
+@self_def depends on asg_self@
+identifier asg_self.X;
+type T;
+expression N;
+@@
+
+(
+ static T X[N];
+|
+ static T X[N] = { ... };
+|
+ static T X[] = { ... };
+|
+ static T X;
+|
+ static T X = { ... };
+)
+
+@script:python depends on asg_self && self_def@
+p << inst_asg.p;
+X << asg_self.X;
+T << self_def.T;
+@@
+
+er_self[er_pos(p)] = (X, " ".join(T.split()))
+
+// a table (kobj_type) registered with a file-scope object: its release
+// releases a static object
+@static_user depends on inst_ini && (org || report)@
+identifier X, TI, F, G;
+identifier fn = {kobject_init_and_add, kobject_init, device_register, device_add};
+@@
+
+(
+ fn(&X, ..., &TI, ...)
+|
+ X.F.G = &TI
+)
+
+@static_user_def depends on static_user@
+identifier static_user.X;
+type T;
+@@
+
+(
+ static T X;
+|
+ static T X = { ... };
+)
+
+@script:python depends on static_user && static_user_def@
+TI << static_user.TI;
+@@
+
+er_static_users.add(TI)
+
 @ctx depends on !patch && (context || org || report)@
 identifier trivsel.RT;
 position p = {inst_asg.p, inst_ini.p};
@@ -184,19 +341,19 @@ position j0;
 
 @script:python depends on trivsel && ctx && org@
 RT << trivsel.RT;
+p << ctx.p;
 j0 << ctx.j0;
 @@
 
-msg = "WARNING: %s() is an empty release callback: free the containing object (kfree(container_of(...))) or let the core own it" % RT
-coccilib.org.print_safe_todo(j0[0], msg)
+coccilib.org.print_safe_todo(j0[0], er_message(RT, p))
 
 @script:python depends on trivsel && ctx && report@
 RT << trivsel.RT;
+p << ctx.p;
 j0 << ctx.j0;
 @@
 
-msg = "WARNING: %s() is an empty release callback: free the containing object (kfree(container_of(...))) or let the core own it" % RT
-coccilib.report.print_report(j0[0], msg)
+coccilib.report.print_report(j0[0], er_message(RT, p))
 
 // ----------------------------------------------------------------------------
 // patch: P = kzalloc(sizeof(*P), ...); ... P->D.release = R;

@@ -66,10 +66,11 @@ _covered = set()
 def _key(p):
 	return (p.file, p.line, p.column)
 
-def _msg(c):
+# the checker's words (sparse-plugin/check_rcu.c)
+def _msg(c, f):
 	b = "srcu_barrier" if c == "call_srcu" else "rcu_barrier"
-	return ("WARNING: %s() with a module callback and no %s() in the exit function: a pending callback runs after unload; add %s() at the end of the exit function"
-		% (c, b, b))
+	return ("WARNING: %s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()"
+		% (c, f, b, b, c))
 
 // call_rcu() and call_srcu() whose callback is a function of this file.
 @cr depends on mod@
@@ -215,23 +216,25 @@ identifier mod.exitfn;
 // ----------------------------------------------------------------------------
 
 @ctx depends on bad && !patch && (context || org || report)@
-identifier C;
+identifier C, F;
 position bad.p2;
 position j0;
 @@
 
-*C@p2@j0(...)
+*C@p2@j0(..., F)
 
 @script:python depends on org@
 C << ctx.C;
+F << ctx.F;
 j0 << ctx.j0;
 @@
 
-coccilib.org.print_safe_todo(j0[0], _msg(C))
+coccilib.org.print_safe_todo(j0[0], _msg(C, F))
 
 @script:python depends on report@
 C << ctx.C;
+F << ctx.F;
 j0 << ctx.j0;
 @@
 
-coccilib.report.print_report(j0[0], _msg(C))
+coccilib.report.print_report(j0[0], _msg(C, F))

@@ -43,6 +43,65 @@ identifier exitfn;
 
 module_exit(exitfn);
 
+@initialize:python@
+@@
+
+# The core reader a table's owner reaches by the way the module hands it
+# over (kb/owner-paths.tsv's rows for these types; the tests check this
+# copy): (via, table type, reader, its file), the first that fits wins.
+# kb-table: owner-paths
+MO_PATHS = [
+	("debugfs_create_file", "struct file_operations", "full_proxy_open", "fs/debugfs/file.c"),
+	("debugfs_create_file_size", "struct file_operations", "full_proxy_open", "fs/debugfs/file.c"),
+	("debugfs_create_file_unsafe", "struct file_operations", "open_proxy_open", "fs/debugfs/file.c"),
+	("cdev_init", "struct file_operations", "chrdev_open", "fs/char_dev.c"),
+	("__register_chrdev", "struct file_operations", "chrdev_open", "fs/char_dev.c"),
+	("register_chrdev", "struct file_operations", "chrdev_open", "fs/char_dev.c"),
+	("anon_inode_getfile", "struct file_operations", "__anon_inode_getfile", "fs/anon_inodes.c"),
+	("anon_inode_getfile_secure", "struct file_operations", "__anon_inode_getfile", "fs/anon_inodes.c"),
+	("anon_inode_getfd", "struct file_operations", "__anon_inode_getfile", "fs/anon_inodes.c"),
+	("anon_inode_getfd_secure", "struct file_operations", "__anon_inode_getfile", "fs/anon_inodes.c"),
+	("snd_register_device", "struct file_operations", "snd_open", "sound/core/sound.c"),
+	("register_sound_special", "struct file_operations", "soundcore_open", "sound/sound_core.c"),
+	("register_sound_special_device", "struct file_operations", "soundcore_open", "sound/sound_core.c"),
+	("register_sound_mixer", "struct file_operations", "soundcore_open", "sound/sound_core.c"),
+	("register_sound_dsp", "struct file_operations", "soundcore_open", "sound/sound_core.c"),
+	("securityfs_create_file", "struct file_operations", "do_dentry_open", "fs/open.c"),
+	("struct miscdevice.fops", "struct file_operations", "misc_open", "drivers/char/misc.c"),
+	("struct usb_class_driver.fops", "struct file_operations", "usb_open", "drivers/usb/core/file.c"),
+	("struct dvb_device.fops", "struct file_operations", "dvb_device_open", "drivers/media/dvb-core/dvbdev.c"),
+	("struct drm_driver.fops", "struct file_operations", "drm_stub_open", "drivers/gpu/drm/drm_drv.c"),
+	("struct cdev.ops", "struct file_operations", "chrdev_open", "fs/char_dev.c"),
+	("struct inode.i_fop", "struct file_operations", "do_dentry_open", "fs/open.c"),
+	("struct gendisk.fops", "struct block_device_operations", "blkdev_get_by_dev", "block/bdev.c"),
+]
+# The reader named when no way is known (the knowledge file's first).
+MO_DEFAULT = {
+	"struct file_operations": "core code (such as chrdev_open() in fs/char_dev.c)",
+	"struct block_device_operations": "blkdev_get_by_dev() in block/bdev.c",
+}
+mo_via = {}	# (file, I) -> ["callee" or "struct T.member" or ".member"]
+mo_bdops = set()	# (file, I): a block_device_operations
+
+def mo_add(q, I, via):
+	mo_via.setdefault((q[0].file, I), []).append(via)
+
+def mo_reader(q, I, t):
+	vias = mo_via.get((q[0].file, I), [])
+	for via, typ, reader, rfile in MO_PATHS:
+		if typ != t:
+			continue
+		member = via.split(".")[-1] if via.startswith("struct ") else None
+		if via in vias or (member and "." + member in vias):
+			return "%s() in %s" % (reader, rfile)
+	return MO_DEFAULT[t]
+
+# the checker's words (sparse-plugin/check_owner.c)
+def mo_message(q, I):
+	t = "struct block_device_operations" if (q[0].file, I) in mo_bdops else "struct file_operations"
+	return ("WARNING: '%s' (%s) is exposed without .owner = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use"
+		% (I, t, mo_reader(q, I, t)))
+
 // Tables that already have an owner field.
 @has depends on mod || unloadable@
 identifier I;
@@ -129,6 +188,73 @@ struct block_device_operations I@p = {
 
 // ----------------------------------------------------------------------------
 
+// How the table is handed over, for the reader the message names.
+@bd depends on used && (org || report)@
+identifier cand.I;
+position cand.p;
+@@
+
+struct block_device_operations I@p = { ... };
+
+@script:python depends on bd@
+I << cand.I;
+p << cand.p;
+@@
+
+mo_bdops.add((p[0].file, I))
+
+@via_call depends on used && (org || report)@
+identifier cand.I, fn;
+position q;
+@@
+
+ fn(..., &I@q, ...)
+
+@script:python@
+I << cand.I;
+fn << via_call.fn;
+q << via_call.q;
+@@
+
+mo_add(q, I, fn)
+
+@via_init depends on used && (org || report)@
+identifier cand.I, H, m;
+type T;
+position q;
+@@
+
+ T H = { ..., .m = &I@q, ... };
+
+@script:python@
+I << cand.I;
+T << via_init.T;
+m << via_init.m;
+q << via_init.q;
+@@
+
+mo_add(q, I, "%s.%s" % (" ".join(T.replace("const ", "").split()), m))
+
+@via_asg depends on used && (org || report)@
+identifier cand.I, m;
+expression E;
+position q;
+@@
+
+(
+ E->m = &I@q
+|
+ E.m = &I@q
+)
+
+@script:python@
+I << cand.I;
+m << via_asg.m;
+q << via_asg.q;
+@@
+
+mo_add(q, I, "." + m)
+
 @ctx depends on used && !patch && (context || org || report)@
 identifier cand.I;
 position cand.p;
@@ -152,13 +278,11 @@ j0 << ctx.j0;
 I << cand.I;
 @@
 
-msg = "WARNING: %s: missing .owner = THIS_MODULE, the module can be unloaded while %s is in use" % (I, I)
-coccilib.org.print_safe_todo(j0[0], msg)
+coccilib.org.print_safe_todo(j0[0], mo_message(j0, I))
 
 @script:python depends on report@
 j0 << ctx.j0;
 I << cand.I;
 @@
 
-msg = "WARNING: %s: missing .owner = THIS_MODULE, the module can be unloaded while %s is in use" % (I, I)
-coccilib.report.print_report(j0[0], msg)
+coccilib.report.print_report(j0[0], mo_message(j0, I))

@@ -173,22 +173,31 @@ def so_good(key, pos):
 		if u[1:3] == pos:
 			l[i] = u[:3] + (True,)
 
+# What to do instead, by the object's type (kb/constructors.tsv; the
+# tests check this copy).
+# kb-table: constructors
+SO_ADVICE = [
+	("struct platform_device", "allocate it with platform_device_register_simple() or platform_device_alloc()"),
+	("struct device", "allocate it with device_create(), or kzalloc() it and free it in its release()"),
+	("struct kobject", "allocate it with kobject_create_and_add()"),
+	("namespaced struct kobject", "kzalloc() it and free it in its kobj_type's release() (kobject_create_and_add() cannot give it a namespace)"),
+	("struct kset", "allocate it with kset_create_and_add()"),
+	("namespaced struct kset", "kzalloc() it and free it in its kobj_type's release() (kset_create_and_add() cannot give its children a namespace)"),
+	("*", "kzalloc() it and free it in its release() callback"),
+]
+so_ns = set()		# (file, NAME): a kobject or kset whose kobj_type has
+			# a namespace
+
+# the checker's words (sparse-plugin/check_release.c)
 def so_message(T, NAME, j0):
 	t = " ".join(T.split())
-	lead = "WARNING: static %s %s is registered: its memory is freed at module unload whatever its refcount; " % (t, NAME)
-	if t == "struct platform_device":
-		msg = lead + "use platform_device_register_simple()/platform_device_alloc()"
-	elif t == "struct kobject":
-		msg = lead + "use kobject_create_and_add()"
-	elif t == "struct kset":
-		msg = lead + "use kset_create_and_add()"
-	elif t == "struct device":
-		msg = lead + "use device_create() or a kzalloc()ed device freed by its release()"
+	advice = dict(SO_ADVICE)
+	if t in ("struct kobject", "struct kset") and so_key(j0, NAME) in so_ns:
+		t_advice = advice["namespaced " + t]
 	else:
-		member = so_member.get(so_key(j0, NAME), NAME)
-		msg = ("WARNING: static %s %s embeds the registered %s: its memory is freed at module unload whatever its refcount; "
-		       "kzalloc() it and free it in the release() callback" % (t, NAME, member))
-	return msg
+		t_advice = advice.get(t, advice["*"])
+	return ("WARNING: '%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s"
+		% (NAME, t, t_advice))
 
 def so_unsafe_uses(key):
 	"""Uses other than &NAME / NAME.f inside functions, or uses before the
@@ -361,6 +370,43 @@ position p != {pddef.p, pddefa.p, kodef.p, ksdef.p, devdef.p};
 |
  static T NAME@p;
 )
+
+// A kobj_type that gives the kobject or kset (or its children) a
+// namespace: the core's constructors cannot replace it.
+@kons depends on (kodef || ksdef) && (org || report)@
+identifier NAME, KT, F, G;
+position q;
+@@
+
+(
+ kobject_init_and_add(&NAME@q, &KT, ...)
+|
+ kobject_init(&NAME@q, &KT)
+|
+ NAME@q.F.G = &KT
+)
+
+@konst depends on kons@
+identifier kons.KT;
+expression E;
+@@
+
+(
+ struct kobj_type KT = { ..., .namespace = E, ... };
+|
+ struct kobj_type KT = { ..., .child_ns_type = E, ... };
+|
+ const struct kobj_type KT = { ..., .namespace = E, ... };
+|
+ const struct kobj_type KT = { ..., .child_ns_type = E, ... };
+)
+
+@script:python depends on konst@
+NAME << kons.NAME;
+q << kons.q;
+@@
+
+so_ns.add(so_key(q, NAME))
 
 @ctx depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && !patch && (context || org || report)@
 type T;

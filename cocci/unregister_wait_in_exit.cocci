@@ -112,6 +112,71 @@ position p;
 
 // ----------------------------------------------------------------------------
 
+// The message, in the checker's words (sparse-plugin/check_exit_wait.c):
+// the exit path to the call, and for a put and a wait, what is waited for.
+@initialize:python@
+@@
+
+import re
+
+uw_msg = {}	# wait position -> message
+uw_key = {}	# wait position -> "struct T.member" of the completion
+
+def uw_pos(p):
+	return (p[0].file, p[0].line, p[0].column)
+
+def uw_path(exitfn, fn):
+	return exitfn if fn == exitfn else "%s -> %s" % (exitfn, fn)
+
+@script:python depends on wa@
+p << wa.p;
+fn << wa.fn;
+W << wa.W;
+exitfn << mod.exitfn;
+@@
+
+uw_msg[uw_pos(p)] = ("%s -> %s(): waiting in the exit path for the release deadlocks rmmod while anyone holds a reference (another subsystem's get_device() is enough); unregister without waiting and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
+	% (uw_path(exitfn, fn), W))
+
+@wbk depends on wb@
+identifier wb.WAIT, F;
+position wb.p;
+type T;
+T *E;
+@@
+
+ WAIT@p(&E->F, ...)
+
+@script:python depends on wbk@
+p << wb.p;
+T << wbk.T;
+F << wbk.F;
+@@
+
+uw_key[uw_pos(p)] = "%s.%s" % (" ".join(T.split()), F)
+
+@wbc depends on wb@
+identifier wb.WAIT;
+expression C;
+position wb.p;
+@@
+
+ WAIT@p(C, ...)
+
+@script:python depends on wb && wbc@
+p << wb.p;
+fn << wb.fn;
+PUT << wb.PUT;
+WAIT << wb.WAIT;
+C << wbc.C;
+exitfn << mod.exitfn;
+@@
+
+c = re.sub(r"\s*(->|\.|\[|\]|\(|\))\s*", r"\1", C.strip())
+key = uw_key.get(uw_pos(p), c[1:].strip() if c.startswith("&") else c)
+uw_msg[uw_pos(p)] = ("%s: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (another subsystem's get_device() is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
+	% (uw_path(exitfn, fn), PUT, WAIT, key))
+
 @ctx depends on (wa || wb) && !patch && (context || org || report)@
 identifier F;
 position p = {wa.p, wb.p};
@@ -122,19 +187,18 @@ position j0;
 
 @script:python depends on (wa || wb) && ctx && org@
 j0 << ctx.j0;
+p << ctx.p;
 @@
 
-msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
-coccilib.org.print_safe_todo(j0[0], msg)
+coccilib.org.print_safe_todo(j0[0], "WARNING: " + uw_msg[uw_pos(p)])
 
 @script:python depends on (wa || wb) && ctx && report@
 j0 << ctx.j0;
+p << ctx.p;
 @@
 
-msg = "WARNING: waiting for the release in the exit path deadlocks rmmod while a reference is held; unregister without waiting, and let the core own the release (net_device pattern) or pin the module (cdev pattern)"
-coccilib.report.print_report(j0[0], msg)
+coccilib.report.print_report(j0[0], "WARNING: " + uw_msg[uw_pos(p)])
 
-// ----------------------------------------------------------------------------
 
 @fixb depends on patch && !context && !org && !report@
 identifier WAIT;

@@ -42,22 +42,28 @@ STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
 GENERIC = re.compile(r":struct (%s)\." % "|".join(
     map(re.escape, paths.kb_list("generic-wrappers"))))
 MAX_ROUNDS = 6
+# registration helpers copying a "struct module *" parameter into an owner
+# (__video_register_device(): vdev->cdev->owner = owner), and callers
+# passing a nested table's owner to one (video_register_device(), an
+# inline of include/media/v4l2-dev.h: vdev->fops->owner)
+PARAM_COPY = re.compile(rb"(->|\.)\s*(owner|module)\s*=\s*[a-z_]\w*\s*;")
+NESTED_ARG = re.compile(rb"[(,]\s*\w+\s*(->|\.)\s*\w+\s*(->|\.)\s*owner\s*\)")
 
 
 class KbError(Exception):
     pass
 
 
-def candidates(tree, pattern=PIN, also=()):
-    """The tree's C files matching pattern (if any), or matching every
-    regex of also (if any)."""
+def candidates(tree, pattern=PIN, also=(), ext=".c"):
+    """The tree's files (ext: C files) matching pattern (if any), or
+    matching every regex of also (if any)."""
     out = []
     for dirpath, dirnames, filenames in os.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                              and d not in ("Documentation", "tools",
                                            "samples", "scripts"))
         for fn in sorted(filenames):
-            if fn.endswith(".c"):
+            if fn.endswith(ext):
                 p = os.path.join(dirpath, fn)
                 try:
                     with open(p, "rb") as f:
@@ -78,9 +84,13 @@ def build(tree, kdir, jobs, out_path):
         raise KbError("modlife-sparse is not built (run make)")
     base = kflags.kernel_flags(kdir)
     files = candidates(tree, PIN, (EXPORT, STOP))
+    files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
+    # headers are checked as files of their own for their inline helpers
+    files += candidates(os.path.join(tree, "include"), NESTED_ARG, ext=".h")
     mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree),
                      mode="kdir")
     reads, copies, failed = {}, set(), 0
+    params, args = {}, set()    # owner parameters copied, owners passed
     members = {}    # type -> {owner member name: how often read}
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
@@ -88,7 +98,8 @@ def build(tree, kdir, jobs, out_path):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
                 rnd + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
-                            files, per_file, reads, copies, members)
+                            files, per_file, reads, copies, members,
+                            params, args)
             done.update(files)
             # files calling a helper found so far may export helpers of
             # their own that reach it (tcf_unregister_action() ->
@@ -107,6 +118,14 @@ def build(tree, kdir, jobs, out_path):
                      if f not in done]
             if not files:
                 break
+
+    # T's owner passed to a helper that copies that parameter into U's
+    for callee, k, frm, frm_member in sorted(args):
+        if (callee, k) in params:
+            to, where = params[(callee, k)]
+            copies.add((frm, to, where))
+            m = members.setdefault(frm, {})
+            m[frm_member] = m.get(frm_member, 0) + 1
 
     def core_first(entry):
         # name core code, at an open/get path, before a driver that
@@ -217,7 +236,7 @@ def _this_module_members(tree):
 
 
 def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
-          copies, members):
+          copies, members, params, args):
     """Checks files with --modlife-kb-scan; returns how many failed."""
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -233,11 +252,17 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
                 failed += 1
             per_file.append(_file_calls(facts, tree))
             for x in facts:
-                if x.get("k") not in ("owner_read", "owner_copy"):
+                if x.get("k") == "owner_arg":
+                    args.add((x["callee"], x["param"], x["from"],
+                              x["from_member"]))
+                if x.get("k") not in ("owner_read", "owner_copy",
+                                      "owner_param"):
                     continue
                 where = "%s:%d %s()" % (os.path.relpath(x["file"], tree),
                                         x["line"], x.get("fn") or "?")
-                if x["k"] == "owner_read":
+                if x["k"] == "owner_param":
+                    params.setdefault((x["fn"], x["param"]), (x["to"], where))
+                elif x["k"] == "owner_read":
                     reads.setdefault(x["type"], set()).add((where, x["how"]))
                     m = members.setdefault(x["type"], {})
                     name = x.get("member", "owner")

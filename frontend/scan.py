@@ -9,6 +9,7 @@ the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
 import os
+import re
 import subprocess
 import sys
 import time
@@ -500,9 +501,11 @@ class Scanner:
             rule = rule_for_script(c.pop("script"))
             if path not in requested or rule not in self.rules:
                 continue
+            # coccicheck's "WARNING: " leads; the words are the checker's
+            message = re.sub(r"^(WARNING|ERROR|INFO): ", "", c["message"])
             findings.append({"rule": rule, "file": _display(path, cwd),
                              "line": c["line"], "column": c["column"],
-                             "severity": "warning", "message": c["message"],
+                             "severity": "warning", "message": message,
                              "engine": "cocci"})
         for path, msg in errs:
             errors.append({"file": _display(path, cwd), "message": msg})

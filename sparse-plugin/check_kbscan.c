@@ -8,7 +8,12 @@
  *               try_module_get()) of T->member, directly, through a
  *               local, or through a conditional;
  *   owner_copy: U->owner = T->owner (e.g. a NULL owner falling back to the
- *               driver's), so T matters when U does.
+ *               driver's), so T matters when U does;
+ *   owner_param: U->owner = a "struct module *" parameter of the function,
+ *   owner_arg:   a call passing T->owner as a parameter: together a copy
+ *               through a registration helper (video_register_device()
+ *               passes vdev->fops->owner, which __video_register_device()
+ *               copies into the cdev).
  * The front end closes these into the knowledge file.
  */
 #include <string.h>
@@ -85,12 +90,23 @@ static void flow(struct walk_ctx *ctx, struct expression *dst,
 		 struct expression *src, struct position pos)
 {
 	struct symbol *types[MAX_SRC], *m, *sym;
-	int n = owner_sources(src, types, 0), i;
+	int n = owner_sources(src, types, 0), i, param;
 	struct local_src *l;
 
+	m = member_of_lvalue(dst);
+	sym = expr_symbol(strip_expr(src));
+	param = sym && ctx->fn ? param_index(ctx->fn, sym) : -1;
+	if (param >= 0 && is_module_pointer(sym) && m && m->ident &&
+	    is_module_pointer(m) && member_container(m)) {
+		fact_begin("owner_param");
+		fact_str("fn", sym_name(ctx->fn));
+		fact_int("param", param);
+		fact_str("to", type_name(member_container(m)));
+		fact_pos(pos);
+		fact_end();
+	}
 	if (!n)
 		return;
-	m = member_of_lvalue(dst);
 	if (m && m->ident && is_module_pointer(m) && member_container(m)) {
 		char to[256];
 
@@ -158,8 +174,27 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		fact_int("teardown", is_teardown_name(name));
 		fact_end();
 	}
-	if (!name || (strcmp(name, "try_module_get") &&
-		      strcmp(name, "__module_get")))
+	if (name && strcmp(name, "try_module_get") &&
+	    strcmp(name, "__module_get")) {
+		struct expression *arg;
+		int k = 0;
+
+		FOR_EACH_PTR(call->args, arg) {
+			n = owner_sources(arg, types, 0);
+			for (i = 0; i < n; i++) {
+				fact_begin("owner_arg");
+				fact_str("callee", name);
+				fact_int("param", k);
+				fact_str("from", type_name(member_container(types[i])));
+				fact_str("from_member", id_str(types[i]->ident));
+				fact_pos(call->pos);
+				fact_end();
+			}
+			k++;
+		} END_FOR_EACH_PTR(arg);
+		return;
+	}
+	if (!name)
 		return;
 	n = owner_sources(first_expression(call->args), types, 0);
 	for (i = 0; i < n; i++) {

@@ -64,26 +64,50 @@ static void add_flow(const char *fn, int param, const char *obj)
 	nflows++;
 }
 
-static int param_index(struct symbol *fn, struct symbol *sym)
-{
-	struct symbol *arg, *t = strip_type(fn);
-	int i = 0;
+/*
+ * How the unit hands an object over: "struct miscdevice.fops" (stored in
+ * that member) or a callee's name. The reader a missing-owner message
+ * cites is the one on that path (kb/owner-paths.tsv).
+ */
+struct use {
+	char obj[KEYLEN], via[KEYLEN];
+};
+static struct use *uses;
+static int nuses, uses_cap;
 
-	if (!t || t->type != SYM_FN)
-		return -1;
-	FOR_EACH_PTR(t->arguments, arg) {
-		if (arg == sym)
-			return i;
-		i++;
-	} END_FOR_EACH_PTR(arg);
-	return -1;
+static void add_use(struct symbol *obj, struct symbol *member,
+		    const char *callee)
+{
+	struct symbol *c = member ? member_container(member) : NULL;
+
+	if (!callee && (!c || !member->ident))
+		return;
+	uses = xgrow(uses, &uses_cap, nuses + 1, sizeof(*uses));
+	snprintf(uses[nuses].obj, KEYLEN, "%s", sym_name(obj));
+	if (callee)
+		snprintf(uses[nuses].via, KEYLEN, "%s", callee);
+	else
+		snprintf(uses[nuses].via, KEYLEN, "%s.%s", type_name(c),
+			 id_str(member->ident));
+	nuses++;
 }
+
+/* missing-owner candidates, reported once the unit's uses are known */
+struct pending {
+	struct finding *f;
+	char obj[KEYLEN], tname[KEYLEN], path[KEYLEN], where[KEYLEN];
+	char how[KEYLEN];
+};
+static struct pending *pending;
+static int npending, pending_cap;
 
 static void owner_begin_tu(void)
 {
 	nsites = 0;
 	nflows = 0;
 	npasses = 0;
+	nuses = 0;
+	npending = 0;
 }
 
 /* "&obj" in an array of pointers handed over with THIS_MODULE */
@@ -107,21 +131,35 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 	struct expression *arg;
 	const char *name = callee_name(callee);
 	char key[KEYLEN];
-	int pinned = 0;
+	int pinned = 0, n;
 
 	FOR_EACH_PTR(call->args, arg) {
 		if (is_this_module(arg))
 			pinned = 1;
 	} END_FOR_EACH_PTR(arg);
 	/* "&obj.member" handed over: the embedded struct is registered */
+	n = 0;
 	FOR_EACH_PTR(call->args, arg) {
 		struct expression *e = strip_expr(arg);
-		struct symbol *o = base_object(e), *m;
+		struct symbol *o = base_object(e), *m = NULL, *st, *pt;
 
-		if (!o || !is_static_object(o) || e->type != EXPR_BINOP ||
-		    e->op != '+' || strip_expr(e->left)->type != EXPR_SYMBOL)
+		if (n++, !o || !is_static_object(o))
 			continue;
-		m = addr_member(e);
+		if (e->type == EXPR_BINOP && e->op == '+' &&
+		    strip_expr(e->left)->type == EXPR_SYMBOL)
+			m = addr_first_member(e);
+		st = strip_type(o);
+		pt = pointee_struct(formal_param(callee, n - 1));
+		if (!(m && m->ident) && pt && ml_is_struct(st) && pt != st) {
+			/*
+			 * a member at offset 0 is "&obj + 0": the callee's
+			 * parameter type tells (driver_register() of an
+			 * mdio_driver's mdiodrv.driver)
+			 */
+			m = first_ptr_list((struct ptr_list *)st->symbol_list);
+			if (m && (m->offset || !ml_is_struct(m)))
+				m = NULL;
+		}
 		if (m && m->ident)
 			provide("passed:obj:%s.%s", sym_name(o),
 				id_str(m->ident));
@@ -132,9 +170,10 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		FOR_EACH_PTR(call->args, arg) {
 			struct symbol *o = expr_symbol(arg);
 
-			if (o && is_static_object(o))
+			if (o && is_static_object(o)) {
 				add_flow(name, i, sym_name(o));
-			else if (o && ctx->fn && param_index(ctx->fn, o) >= 0)
+				add_use(o, NULL, name);
+			} else if (o && ctx->fn && param_index(ctx->fn, o) >= 0)
 				add_pass(sym_name(ctx->fn),
 					 param_index(ctx->fn, o), name, i);
 			i++;
@@ -143,6 +182,9 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 	if (pinned) {
 		/* the module's drivers are pinned: cores fall back to them */
 		provide("this-module-passed");
+		/* a helper that copies its owner parameter gets this one */
+		if (name)
+			provide("this-module-to:%s", name);
 		/* registration wrappers pass THIS_MODULE with the object */
 		FOR_EACH_PTR(call->args, arg) {
 			struct symbol *o = expr_symbol(arg);
@@ -178,11 +220,13 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 {
 	struct symbol *m = member_of_lvalue(expr->left), *c;
 	struct expression *lv = strip_expr(expr->left);
+	struct symbol *o = expr_symbol(expr->right);
 	char key[KEYLEN];
 
+	if (expr->op == '=' && m && o && is_static_object(o))
+		add_use(o, m, NULL);	/* sock->ops = &x_ops */
 	if (expr->op == '=' && m && m->ident &&
 	    !strcmp(id_str(m->ident), "i_fop")) {
-		struct symbol *o = expr_symbol(expr->right);
 
 		/* files of the module's own filesystem: a mount pins it */
 		if (o && o->type == SYM_NODE && !ml_is_function(o) &&
@@ -260,6 +304,7 @@ static void held_collect(struct symbol *obj, struct symbol *member,
 		return;
 	held = xgrow(held, &held_cap, nheld + 1, sizeof(*held));
 	held[nheld++] = o;
+	add_use(o, member, NULL);	/* .fops = &x_fops of a miscdevice */
 }
 
 static struct symbol *held_of_type(const char *type)
@@ -303,7 +348,7 @@ static void owner_object(struct symbol *obj)
 	struct symbol *c;
 	struct expression *v;
 	struct finding *f;
-	const char *where;
+	const char *where, *how, *copier;
 	char path[KEYLEN], tname[KEYLEN], embedded[KEYLEN], merge[KEYLEN + 8];
 	char *dot;
 	unsigned long off;
@@ -328,12 +373,11 @@ static void owner_object(struct symbol *obj)
 	where = kb_lookup_owner(type_name(c));
 	if (!where)
 		return;		/* core code never reads this owner */
+	how = kb_lookup_how(type_name(c));
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
 	f = finding_new("missing-owner", obj->pos, sym_name(obj));
 	f->unload = 1;
-	finding_message(f, "'%s' (%s) is exposed without .%s = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use",
-			sym_name(obj), tname, path, where);
 	finding_unless(f, "owner:obj:%s", sym_name(obj));
 	finding_unless(f, "owner-type:%s", tname);
 	finding_unless(f, "cdev-init:obj:%s", sym_name(obj));
@@ -348,6 +392,15 @@ static void owner_object(struct symbol *obj)
 	if (kb_lookup_owner(merge))
 		/* the core merges tables (ib_set_device_ops()): one owner */
 		finding_unless(f, "owner-set:%s", type_name(c));
+	copier = strchr(where, ' ');
+	if (!strncmp(how, "copied into ", 12) && copier)
+		/*
+		 * The owner reaches the object the core pins through a
+		 * helper's parameter (__video_register_device()): a call of
+		 * that helper with THIS_MODULE sets it whatever the table has
+		 */
+		finding_unless(f, "this-module-to:%.*s",
+			       (int)strcspn(copier + 1, "( "), copier + 1);
 	if (api_is("owner-fallback", type_name(c)))
 		/* nvmem_register(): NULL takes config->dev->driver->owner */
 		finding_unless(f, "this-module-passed");
@@ -361,7 +414,69 @@ static void owner_object(struct symbol *obj)
 		 */
 		finding_requires(f, "passed:obj:%s.%.*s", sym_name(obj),
 				 (int)(dot - embedded), embedded);
-	finding_report(f);
+	pending = xgrow(pending, &pending_cap, npending + 1, sizeof(*pending));
+	pending[npending].f = f;
+	snprintf(pending[npending].obj, KEYLEN, "%s", sym_name(obj));
+	snprintf(pending[npending].tname, KEYLEN, "%s", tname);
+	snprintf(pending[npending].path, KEYLEN, "%s", path);
+	snprintf(pending[npending].where, KEYLEN, "%s", where);
+	snprintf(pending[npending].how, KEYLEN, "%s", how);
+	npending++;
+}
+
+/* The reader on @obj's own path, or NULL. */
+static const struct kb_row *reader_on_path(const char *obj,
+					       const char *tname)
+{
+	const struct kb_row *r;
+	int i;
+
+	/* the first row that fits: the same choice in both engines */
+	for (r = owner_paths; r->c[0]; r++) {
+		if (strcmp(r->c[1], tname))
+			continue;
+		if (!strcmp(r->c[0], "*"))
+			return r;
+		for (i = 0; i < nuses; i++)
+			if (!strcmp(uses[i].obj, obj) &&
+			    !strcmp(r->c[0], uses[i].via))
+				return r;
+	}
+	return NULL;
+}
+
+/*
+ * The message names a reader as "fn() in file" (no line: it is the same
+ * text for every kernel version and for both engines): the one on the
+ * object's path, or else the knowledge file's first, "such as" when the
+ * type has more ("fs/char_dev.c:408 chrdev_open() (and 16 more)").
+ */
+static void report_pending(struct pending *p)
+{
+	const struct kb_row *r = reader_on_path(p->obj, p->tname);
+	char reader[2 * KEYLEN];
+	const char *fn = strchr(p->where, ' ');
+	int file_len = (int)strcspn(p->where, ": ");
+
+	if (r)
+		snprintf(reader, sizeof(reader), "%s() in %s", r->c[2],
+			 r->c[3]);
+	else if (fn)
+		snprintf(reader, sizeof(reader), "%s%.*s in %.*s%s",
+			 strstr(fn, "(and ") ? "core code (such as " : "",
+			 (int)strcspn(fn + 1, " "), fn + 1, file_len,
+			 p->where, strstr(fn, "(and ") ? ")" : "");
+	else
+		snprintf(reader, sizeof(reader), "%s", p->where);
+	if (!r && !strncmp(p->how, "copied into ", 12) && strlen(p->how) > 18)
+		/* "copied into struct cdev owner" */
+		finding_message(p->f, "'%s' (%s) is exposed without .%s = THIS_MODULE: %s copies it into the owner of a %.*s, which core code reads to pin the module, so it can be unloaded while in use",
+				p->obj, p->tname, p->path, reader,
+				(int)(strlen(p->how) - 18), p->how + 12);
+	else
+		finding_message(p->f, "'%s' (%s) is exposed without .%s = THIS_MODULE: %s reads it to pin the module, so it can be unloaded while in use",
+				p->obj, p->tname, p->path, reader);
+	finding_report(p->f);
 }
 
 static int is_sink(const char *fn, int param)
@@ -398,6 +513,8 @@ static void owner_end_tu(void)
 {
 	int i, j;
 
+	for (i = 0; i < npending; i++)
+		report_pending(&pending[i]);
 	pass_sinks();
 	for (i = 0; i < nflows; i++) {
 		if (flows[i].obj[0])
@@ -431,7 +548,7 @@ static void owner_end_tu(void)
 		f = finding_new("cdev-owner", s->pos, s->cdev);
 		f->unload = 1;
 		finding_message(f, "cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open",
-				s->cdev, s->fn);
+				key_label(s->cdev), s->fn);
 		finding_unless(f, "owner:%s", s->cdev);
 		finding_unless(f, "owner-type:struct cdev");
 		if (s->fops[0])

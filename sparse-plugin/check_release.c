@@ -24,6 +24,7 @@ struct install {
 	struct position pos;
 	char key[KEYLEN];
 	char slot[KEYLEN];
+	struct symbol *self;	/* the static object released, if known */
 };
 static struct install *installs;
 static int ninstalls;
@@ -77,7 +78,8 @@ static int is_release_slot(struct symbol *member)
 }
 
 static void add_install(struct symbol *fn, const char *key,
-			struct symbol *member, struct position pos)
+			struct symbol *member, struct position pos,
+			struct symbol *self)
 {
 	struct install *in;
 	struct symbol *c = member_container(member);
@@ -91,12 +93,61 @@ static void add_install(struct symbol *fn, const char *key,
 	snprintf(in->key, sizeof(in->key), "%s", key);
 	snprintf(in->slot, sizeof(in->slot), "%s.%s",
 		 c ? type_name(c) : "?", id_str(member->ident));
+	in->self = self;
 	provide("release-fn:%s", sym_name(fn));
 }
 
 static void release_begin_tu(void)
 {
 	ninstalls = 0;
+}
+
+/* a kobj_type that gives its kobjects a namespace (or their children) */
+static int ns_member;
+
+static void ns_leaf(struct symbol *obj, struct symbol *member,
+		    struct expression *value, unsigned long offset)
+{
+	if (member && member->ident && !is_zero_constant(value) &&
+	    (!strcmp(id_str(member->ident), "namespace") ||
+	     !strcmp(id_str(member->ident), "child_ns_type")))
+		ns_member = 1;
+}
+
+/*
+ * A static object registered, initialized or set up with tables (a
+ * kobj_type, a device_type): their releases release a static object, and
+ * a kobj_type with a namespace makes it an object the core's
+ * constructors (kobject_create_and_add(), kset_create_and_add()) cannot
+ * replace.
+ */
+static void static_user(struct symbol *self, struct symbol *table)
+{
+	provide("static-user:obj:%s", sym_name(table));
+	ns_member = 0;
+	for_each_init_leaf(table, table->initializer, ns_leaf);
+	if (ns_member)
+		provide("ns-kobj:obj:%s", sym_name(self));
+}
+
+static void static_users(struct expression *call, const char *name)
+{
+	struct expression *arg;
+	struct symbol *self = NULL, *o;
+
+	if (strcmp(name, "kobject_init") && !api_is("register", name))
+		return;
+	arg = first_expression(call->args);
+	o = arg ? base_object(arg) : NULL;
+	if (o && is_static_object(o) && is_kobject_bearing(o))
+		self = o;
+	if (!self)
+		return;
+	FOR_EACH_PTR(call->args, arg) {
+		o = expr_symbol(arg);
+		if (o && o != self && !ml_is_function(o) && is_static_object(o))
+			static_user(self, o);
+	} END_FOR_EACH_PTR(arg);
 }
 
 static void release_call(struct walk_ctx *ctx, struct expression *call,
@@ -106,7 +157,10 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	struct expression *arg;
 	char key[KEYLEN];
 
-	if (!name || !ctx->fn || !api_is("register", name))
+	if (!name || !ctx->fn)
+		return;
+	static_users(call, name);
+	if (!api_is("register", name))
 		return;
 	FOR_EACH_PTR(call->args, arg) {
 		struct symbol *base = base_object(arg);
@@ -169,8 +223,14 @@ static void release_assign(struct walk_ctx *ctx, struct expression *expr)
 	}
 	points_to(k, expr->right);
 	fn = expr_symbol(expr->right);
+	/* "kset.kobj.ktype = &ktype" of a static kset */
+	if (b && is_static_object(b) && is_kobject_bearing(b) && fn &&
+	    fn != b && !ml_is_function(fn) && is_static_object(fn))
+		static_user(b, fn);
 	if (k && fn && ml_is_function(fn) && is_release_slot(m))
-		add_install(fn, k, m, expr->pos);
+		add_install(fn, k, m, expr->pos,
+			    b && is_static_object(b) && is_kobject_bearing(b) ?
+			    b : NULL);
 }
 
 static void release_leaf(struct symbol *obj, struct symbol *member,
@@ -182,22 +242,58 @@ static void release_leaf(struct symbol *obj, struct symbol *member,
 	snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
 	points_to(key, value);
 	if (fn && ml_is_function(fn) && is_release_slot(member))
-		add_install(fn, key, member, value->pos);
+		add_install(fn, key, member, value->pos,
+			    is_kobject_bearing(obj) ? obj : NULL);
+	/* a static device's .type = &dtype: dtype's release is for it */
+	if (fn && fn != obj && !ml_is_function(fn) && is_static_object(fn) &&
+	    is_kobject_bearing(obj))
+		static_user(obj, fn);
+}
+
+/* The object's type, without the array of a static array of objects. */
+static const char *object_type(struct symbol *obj)
+{
+	struct symbol *t = strip_type(obj);
+
+	if (t && t->type == SYM_ARRAY)
+		t = t->ctype.base_type;
+	return type_name(t);
+}
+
+/* kb/constructors.tsv's advice for @obj ("*": a struct embedding one) */
+static const char *advice_for(struct symbol *obj, int namespaced)
+{
+	char t[KEYLEN + 16];
+
+	snprintf(t, sizeof(t), "%s%s", namespaced ? "namespaced " : "",
+		 object_type(obj));
+	return constructor_advice(t);
 }
 
 static void release_object(struct symbol *obj)
 {
 	struct finding *f;
+	int ns, nsable;
 
 	for_each_init_leaf(obj, obj->initializer, release_leaf);
 	if (!tu.is_module || !is_own_symbol(obj) || !is_kobject_bearing(obj))
 		return;
-	f = finding_new("static-object", obj->pos, sym_name(obj));
-	f->unload = 1;
-	finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; let the core allocate it (platform_device_alloc(), device_create(), kobject_create_and_add())",
-			sym_name(obj), type_name(obj));
-	finding_requires(f, "registered:obj:%s", sym_name(obj));
-	finding_report(f);
+	/* the constructors fit only kobjects and ksets without a namespace */
+	nsable = !strcmp(object_type(obj), "struct kobject") ||
+		 !strcmp(object_type(obj), "struct kset");
+	for (ns = 0; ns <= nsable; ns++) {
+		f = finding_new("static-object", obj->pos, sym_name(obj));
+		f->unload = 1;
+		finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
+				sym_name(obj), type_name(obj),
+				advice_for(obj, ns));
+		finding_requires(f, "registered:obj:%s", sym_name(obj));
+		if (ns)
+			finding_requires(f, "ns-kobj:obj:%s", sym_name(obj));
+		else if (nsable)
+			finding_unless(f, "ns-kobj:obj:%s", sym_name(obj));
+		finding_report(f);
+	}
 }
 
 static int does_nothing(struct statement *stmt)
@@ -267,6 +363,43 @@ static struct expression *tail_call(struct statement *stmt)
 	return NULL;
 }
 
+/*
+ * The fix fits the object: a static object is not to be freed but
+ * allocated by the core (the static-object advice); a table's release
+ * (a kobj_type's) is for a static object when one is registered with it.
+ */
+static void empty_release(struct install *in, const char *fname)
+{
+	static const char lead[] = "%s(), the %s callback, does nothing: it hides the core's missing-release warning%s, and as module text it can run after unload; %s";
+	struct finding *f;
+	char advice[2 * KEYLEN];
+	int variant;
+
+	for (variant = 0; variant < 2; variant++) {
+		if (in->self && variant)
+			break;
+		f = finding_new("empty-release", in->pos, in->key);
+		f->unload = 1;
+		if (in->self) {
+			snprintf(advice, sizeof(advice), "'%s' is static: %s",
+				 sym_name(in->self), advice_for(in->self, 0));
+			finding_message(f, lead, fname, in->slot, "", advice);
+		} else if (variant) {
+			finding_message(f, lead, fname, in->slot, "",
+					"the object it releases is static: the static-object warning says how to allocate it");
+			finding_requires(f, "static-user:%s", in->key);
+		} else {
+			finding_message(f, lead, fname, in->slot,
+					" and leaks the object",
+					"free the containing object, or let the core own it");
+			finding_unless(f, "static-user:%s", in->key);
+		}
+		/* whoever registered the object: it leaks, hides the warning */
+		finding_requires(f, "registered-any:%s", in->key);
+		finding_report(f);
+	}
+}
+
 static void release_end_tu(void)
 {
 	int i, j;
@@ -298,9 +431,8 @@ static void release_end_tu(void)
 					fname, in->slot,
 					callee_name(expr_symbol(tail->fn)));
 		} else if (does_nothing(body)) {
-			f = finding_new("empty-release", in->pos, in->key);
-			finding_message(f, "%s(), the %s callback, does nothing: it hides the core's missing-release warning and leaks the object, and as module text it can run after unload; free the containing object, or let the core own it",
-					fname, in->slot);
+			empty_release(in, fname);
+			continue;
 		} else {
 			f = finding_new("module-release", in->pos, in->key);
 			finding_message(f, "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
@@ -309,11 +441,9 @@ static void release_end_tu(void)
 		f->unload = 1;
 		/*
 		 * Devices a library registers for its dependents go before
-		 * it (module-release stays silent); an empty release leaks
-		 * and hides the core's warning whoever registered the object
+		 * it (module-release stays silent)
 		 */
-		finding_requires(f, "%s:%s", strcmp(f->rule, "empty-release") ?
-				 "registered" : "registered-any", in->key);
+		finding_requires(f, "registered:%s", in->key);
 		finding_report(f);
 	}
 }

@@ -8,7 +8,7 @@
 #include "modlife.h"
 
 struct kb_entry {
-	char *type, *where;
+	char *type, *where, *how;
 };
 static struct kb_entry *kb;
 static int nkb;
@@ -27,7 +27,7 @@ void kb_load(const char *path)
 	if (!f)
 		die("modlife: cannot read knowledge file %s", path);
 	while (fgets(line, sizeof(line), f)) {
-		char *tab, *tab2, *nl;
+		char *tab, *tab2 = NULL, *nl;
 
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
@@ -40,10 +40,11 @@ void kb_load(const char *path)
 		*tab++ = 0;
 		tab2 = strchr(tab, '\t');
 		if (tab2)
-			*tab2 = 0;
+			*tab2++ = 0;
 		kb = realloc(kb, (nkb + 1) * sizeof(*kb));
 		kb[nkb].type = strdup(line);
 		kb[nkb].where = strdup(tab);
+		kb[nkb].how = strdup(tab2 ? tab2 : "");
 		nkb++;
 	}
 	/* a directory opens, but does not read; garbage has no rows */
@@ -78,6 +79,17 @@ const char *kb_lookup_owner(const char *type)
 	int i = kb_first(type);
 
 	return i < 0 ? NULL : kb[i].where;
+}
+
+/*
+ * How core code gets at @type's owner ("try_module_get", "copied into
+ * struct cdev owner"), or NULL.
+ */
+const char *kb_lookup_how(const char *type)
+{
+	int i = kb_first(type);
+
+	return i < 0 ? NULL : kb[i].how;
 }
 
 /* The second column of every row for @type ("stops:fn" has several). */

@@ -93,6 +93,8 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 int ml_is_struct(struct symbol *t);
 int ml_is_function(struct symbol *sym);
 int is_module_pointer(struct symbol *member);
+int param_index(struct symbol *fn, struct symbol *sym);
+struct symbol *formal_param(struct symbol *fn, int i);
 struct symbol *pointee_struct(struct symbol *t);
 struct expression *strip_expr(struct expression *e);
 struct symbol *expr_symbol(struct expression *e);
@@ -116,6 +118,7 @@ int addr_key_others(struct expression *addr, char (*keys)[KEYLEN],
 int addr_key_suffixes(struct expression *addr, char (*keys)[KEYLEN], int max);
 struct symbol *addr_struct(struct expression *addr);
 struct symbol *addr_member(struct expression *addr);
+struct symbol *addr_first_member(struct expression *addr);
 struct symbol *root_struct(struct expression *addr);
 int begins_with_struct(struct symbol *t, const char *name);
 const char *callee_name(struct symbol *callee);
@@ -216,8 +219,21 @@ extern const struct api_row api_table[];
 const struct api_row *api_find(const char *cls, const char *name);
 int api_is(const char *cls, const char *name);
 
+/*
+ * Rows of a kb/ table with string columns, ending in a row whose first
+ * column is NULL: kb/owner-paths.tsv (via, table type, reader, its file:
+ * the core reader of a table the module hands over by "via"),
+ * kb/constructors.tsv (object type, advice).
+ */
+struct kb_row {
+	const char *c[4];
+};
+extern const struct kb_row owner_paths[], constructors[];
+const char *constructor_advice(const char *type);
+
 /* kb.c */
 const char *kb_lookup_owner(const char *type);
+const char *kb_lookup_how(const char *type);
 void kb_each(const char *type, void (*fn)(const char *value, void *arg),
 	     void *arg);
 void kb_load(const char *path);

@@ -273,6 +273,21 @@ struct symbol *addr_member(struct expression *addr)
 	return parent ? member_at(parent, addr->right->value, 1) : NULL;
 }
 
+/*
+ * The outermost member of "&x.a.b": a ("drvwrap" of a usb_driver's
+ * "&drv.drvwrap.driver"), where addr_member() gives b.
+ */
+struct symbol *addr_first_member(struct expression *addr)
+{
+	struct chain c;
+
+	if (!addr->right || addr->right->type != EXPR_VALUE)
+		return NULL;
+	if (resolve_chain(addr, NULL, &c))
+		return c.m[0];
+	return addr_member(addr);
+}
+
 /* "struct foo.u.b.t": the key of a resolved chain */
 static const char *chain_key(const struct chain *c, char *buf, size_t len)
 {

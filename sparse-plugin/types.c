@@ -279,7 +279,13 @@ struct symbol *find_owner_path(struct symbol *type, char *path, size_t len,
 
 	if (!ml_is_struct(st))
 		return NULL;
+	/*
+	 * members' types are examined when first used: a nested struct no
+	 * code touches is still a bare node
+	 */
+	examine_symbol_type(st);
 	FOR_EACH_PTR(st->symbol_list, m) {
+		examine_symbol_type(m);
 		if (is_owner_member(m)) {
 			snprintf(path, len, "%s", id_str(m->ident));
 			*offset = m->offset;
@@ -396,6 +402,36 @@ int is_own_symbol(struct symbol *sym)
 	cached_own = (!strcmp(dirname(a), dirname(b)) || in_local_dir(name)) &&
 		     strstr(name, ".h");
 	return cached_own;
+}
+
+/* @sym's position among @fn's parameters, or -1 */
+int param_index(struct symbol *fn, struct symbol *sym)
+{
+	struct symbol *arg, *t = strip_type(fn);
+	int i = 0;
+
+	if (!t || t->type != SYM_FN)
+		return -1;
+	FOR_EACH_PTR(t->arguments, arg) {
+		if (arg == sym)
+			return i;
+		i++;
+	} END_FOR_EACH_PTR(arg);
+	return -1;
+}
+
+/* The type of @fn's parameter number @i, or NULL. */
+struct symbol *formal_param(struct symbol *fn, int i)
+{
+	struct symbol *t = strip_type(fn), *arg;
+
+	if (!t || t->type != SYM_FN)
+		return NULL;
+	FOR_EACH_PTR(t->arguments, arg) {
+		if (!i--)
+			return arg;
+	} END_FOR_EACH_PTR(arg);
+	return NULL;
 }
 
 /* An object (not a function) with static storage duration. */

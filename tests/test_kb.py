@@ -42,6 +42,45 @@ int qux_named(struct qux_ops *q)
 }
 """
 
+# an owner reached through a wrapper object: the inline registration
+# passes the nested table's owner, the helper copies it into the cdev
+VID_H = """\
+#include <linux/cdev.h>
+#include <linux/module.h>
+
+struct vid_fops { struct module *owner; int (*open)(void); };
+struct vid { const struct vid_fops *fops; struct cdev cdev; };
+
+int __vid_register(struct vid *v, int nr, struct module *owner);
+
+static inline int vid_register(struct vid *v, int nr)
+{
+	return __vid_register(v, nr, v->fops->owner);
+}
+"""
+
+VID_CORE_C = """\
+#include <linux/export.h>
+#include "../../include/media/vid.h"
+
+int __vid_register(struct vid *v, int nr, struct module *owner)
+{
+	v->cdev.owner = owner;
+	return nr;
+}
+EXPORT_SYMBOL(__vid_register);
+"""
+
+CDEV_PIN_C = """\
+#include <linux/cdev.h>
+#include <linux/module.h>
+
+int cdev_pin(struct cdev *c)
+{
+	return try_module_get(c->owner);
+}
+"""
+
 
 WL_H = """\
 #include <linux/hrtimer.h>
@@ -179,6 +218,28 @@ class KbTest(unittest.TestCase):
                              "kernel/pin.c:23 baz_attach()")
             self.assertIn("Linux 6.1.99", text)
             self.assertNotIn(tmp, text)
+
+    def test_owner_copied_through_a_registration_helper(self):
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            write(os.path.join(tree, "include", "media", "vid.h"), VID_H)
+            write(os.path.join(tree, "drivers", "media", "vid-core.c"),
+                  VID_CORE_C)
+            write(os.path.join(tree, "fs", "cdev-pin.c"), CDEV_PIN_C)
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            out = os.path.join(tmp, "kb.tsv")
+            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(out) as f:
+                rows = {ln.split("\t")[0]: ln.split("\t")[1:]
+                        for ln in f.read().splitlines()
+                        if not ln.startswith("#")}
+            self.assertEqual(rows["struct cdev"],
+                             ["fs/cdev-pin.c:6 cdev_pin()", "try_module_get"])
+            self.assertEqual(rows["struct vid_fops"],
+                             ["drivers/media/vid-core.c:6 __vid_register()",
+                              "copied into struct cdev owner"])
 
     def test_barrier_helpers_across_files(self):
         """An exported helper reaching rcu_barrier() through another

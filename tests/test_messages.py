@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What the findings say: the reader a missing-owner message cites is the
+one on the object's own path, the advice fits the object, and the
+semantic patches say what the checker says (for every corpus line both
+engines report, the same words, coccicheck's "WARNING: " aside; their
+copies of kb/ tables are the tables)."""
+import ast
+import json
+import os
+import re
+import unittest
+
+from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, run, scan, \
+    write
+
+REPORT = re.compile(r"^(.*?):(\d+):\d+-\d+: WARNING: (.*)$")
+
+
+def kb_rows(name):
+    with open(os.path.join(ROOT, "kb", name)) as f:
+        return [tuple(ln.rstrip("\n").split("\t")) for ln in f
+                if ln.strip() and not ln.startswith("#")]
+
+
+def cocci_table(script, name):
+    """The list literal after "# kb-table: NAME" in a semantic patch."""
+    with open(os.path.join(ROOT, "cocci", script)) as f:
+        text = f.read()
+    m = re.search(r"# kb-table: %s\n\w+ = (\[.*?\n\])" % re.escape(name),
+                  text, re.S)
+    return ast.literal_eval(m.group(1)) if m else None
+
+
+class SameWordsTest(unittest.TestCase):
+    def test_both_engines_say_the_same_on_the_corpus(self):
+        res = run([MODLIFE, "cocci", "--jobs", "2", "."], cwd=CORPUS)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        cocci = {}
+        for ln in res.stdout.splitlines():
+            m = REPORT.match(ln)
+            if m:
+                cocci[(m.group(1), int(m.group(2)))] = m.group(3)
+        rc, result, err = scan(["."], "--cocci", "off", cwd=CORPUS)
+        self.assertIsNotNone(result, err)
+        sparse = {(f["file"], f["line"]): f for f in result["findings"]}
+        rules = set()
+        for key, words in sorted(cocci.items()):
+            if key in sparse:
+                self.assertEqual(words, sparse[key]["message"],
+                                 "%s:%d" % key)
+                rules.add(sparse[key]["rule"])
+        self.assertEqual(rules, {"missing-owner", "cdev-owner",
+                                 "empty-release", "static-object",
+                                 "exit-no-rcu-barrier",
+                                 "unregister-wait-in-exit"})
+
+    def test_scan_reports_the_fallback_engine_without_its_lead(self):
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                text = f.read()
+            with open(src, "w") as f:
+                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
+            rc, result, err = scan([d])
+            self.assertEqual([(f["engine"], f["line"], f["message"])
+                              for f in result["findings"]],
+                             [("cocci", 74, "'mchar_fops' (struct "
+                               "file_operations) is exposed without .owner "
+                               "= THIS_MODULE: misc_open() in "
+                               "drivers/char/misc.c reads it to pin the "
+                               "module, so it can be unloaded while in "
+                               "use")])
+
+
+def messages(*modules):
+    rc, result, err = scan([os.path.join(CORPUS, m) for m in modules],
+                           "--cocci", "off")
+    assert result is not None, err
+    return {"%s:%d" % (os.path.basename(f["file"]), f["line"]):
+            f["message"] for f in result["findings"]}
+
+
+class ReaderOnOwnPathTest(unittest.TestCase):
+    def test_each_table_names_the_reader_of_its_way_in(self):
+        got = messages("debugfs-fops-bug", "misc-char-bug", "cdev-bug",
+                       "blk-bug", "crypto-alg-bug")
+        want = {"dbgstat.c:56": "full_proxy_open() in fs/debugfs/file.c",
+                "mchar.c:73": "misc_open() in drivers/char/misc.c",
+                "scratch.c:59": "chrdev_open() in fs/char_dev.c",
+                "tinyram.c:65": "blkdev_get_by_dev() in block/bdev.c",
+                # one reader in the knowledge file, no way in needed
+                "xorblk.c:41": "crypto_mod_get() in crypto/api.c"}
+        for where, reader in want.items():
+            self.assertIn(": %s reads it to pin the module" % reader,
+                          got[where], where)
+        self.assertIn("without .cra_module = THIS_MODULE", got["xorblk.c:41"])
+
+
+    def test_the_owner_path_named_exists(self):
+        """An mdio_driver's owner is .mdiodrv.driver.owner (two embedded
+        structs down), and the embedded driver handed to the core by
+        itself is exposed without it."""
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "rawmdio")
+            write(os.path.join(d, "Kbuild"), "obj-m += rawmdio.o\n")
+            write(os.path.join(d, "rawmdio.c"), RAWMDIO_C)
+            rc, result, err = scan([d], "--cocci", "off")
+            self.assertEqual([(f["line"], f["rule"]) for f in
+                              result["findings"]], [(9, "missing-owner")],
+                             err)
+            self.assertIn("'rawmdio_driver' (struct mdio_driver) is exposed "
+                          "without .mdiodrv.driver.owner = THIS_MODULE",
+                          result["findings"][0]["message"])
+
+
+RAWMDIO_C = """\
+#include <linux/mdio.h>
+#include <linux/module.h>
+
+static int rawmdio_probe(struct mdio_device *mdiodev)
+{
+	return -ENODEV;
+}
+
+static struct mdio_driver rawmdio_driver = {
+	.probe = rawmdio_probe,
+	.mdiodrv.driver = {
+		.name = "rawmdio",
+	},
+};
+
+static int __init rawmdio_init(void)
+{
+	return driver_register(&rawmdio_driver.mdiodrv.driver);
+}
+
+static void __exit rawmdio_exit(void)
+{
+	driver_unregister(&rawmdio_driver.mdiodrv.driver);
+}
+
+module_init(rawmdio_init);
+module_exit(rawmdio_exit);
+MODULE_LICENSE("GPL");
+"""
+
+
+class AdviceFitsTheObjectTest(unittest.TestCase):
+    def test_static_objects_are_allocated_by_their_own_constructor(self):
+        got = messages("static-kobj-bug", "static-pdev-bug",
+                       "static-kset-ns-bug", "empty-release-bug")
+        tail = {
+            "tunables.c:19": "; allocate it with kobject_create_and_add()",
+            "vbuzzer.c:37": "; allocate it with "
+                            "platform_device_register_simple() or "
+                            "platform_device_alloc()",
+            "nsgroups.c:18": "; kzalloc() it and free it in its kobj_type's "
+                             "release() (kset_create_and_add() cannot give "
+                             "its children a namespace)",
+            "nsgroups.c:19": "; kzalloc() it and free it in its kobj_type's "
+                             "release() (kobject_create_and_add() cannot "
+                             "give it a namespace)",
+            # the empty release of a static object: nothing to free
+            "vbuzzer.c:41": "; 'vbuzzer_pdev' is static: allocate it with "
+                            "platform_device_register_simple() or "
+                            "platform_device_alloc()",
+            "tunables.c:93": "; the object it releases is static: the "
+                             "static-object warning says how to allocate it",
+            # a kzalloc()ed device's: free it
+            "hbeat.c:94": "; free the containing object, or let the core "
+                          "own it"}
+        for where, end in tail.items():
+            self.assertTrue(got[where].endswith(end), got[where])
+        for where in ("vbuzzer.c:41", "tunables.c:93", "nsgroups.c:33"):
+            self.assertNotIn("free the containing", got[where])
+            self.assertNotIn("leaks", got[where])
+
+
+class TableCopiesTest(unittest.TestCase):
+    def test_owner_paths(self):
+        want = [r for r in kb_rows("owner-paths.tsv") if r[1] in (
+            "struct file_operations", "struct block_device_operations")]
+        self.assertGreater(len(want), 10)
+        self.assertEqual(cocci_table("missing_owner.cocci", "owner-paths"),
+                         want)
+
+    def test_constructors(self):
+        want = kb_rows("constructors.tsv")
+        self.assertIn(("struct kset",
+                       "allocate it with kset_create_and_add()"), want)
+        for script in ("static_object.cocci", "empty_release.cocci"):
+            self.assertEqual(cocci_table(script, "constructors"), want,
+                             script)
+
+    def test_a_changed_row_is_caught(self):
+        rows = kb_rows("constructors.tsv")
+        self.assertNotEqual(cocci_table("static_object.cocci",
+                                        "constructors"), rows[1:])
+
+
+if __name__ == "__main__":
+    unittest.main()

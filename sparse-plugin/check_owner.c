@@ -96,7 +96,9 @@ static void add_use(struct symbol *obj, struct symbol *member,
 struct pending {
 	struct finding *f;
 	char obj[KEYLEN], tname[KEYLEN], path[KEYLEN], where[KEYLEN];
+	char owner_type[KEYLEN];	/* the struct with the owner member */
 	char how[KEYLEN];
+	int path_only;		/* only a reader on its way in counts */
 };
 static struct pending *pending;
 static int npending, pending_cap;
@@ -160,9 +162,12 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 			if (m && (m->offset || !ml_is_struct(m)))
 				m = NULL;
 		}
-		if (m && m->ident)
+		if (m && m->ident) {
 			provide("passed:obj:%s.%s", sym_name(o),
 				id_str(m->ident));
+			if (name)
+				add_use(o, NULL, name);
+		}
 	} END_FOR_EACH_PTR(arg);
 	if (name) {
 		int i = 0;
@@ -343,6 +348,57 @@ static void held_keys(struct symbol *obj, int owned)
 	}
 }
 
+/* what a table's initializer sets: its members and its functions */
+static struct symbol *leaf_members[64], *leaf_fns[64];
+static int nleaf_members, nleaf_fns;
+
+static void table_leaf(struct symbol *obj, struct symbol *member,
+		       struct expression *value, unsigned long offset)
+{
+	struct symbol *fn = expr_symbol(value);
+
+	if (member && !is_zero_constant(value) && nleaf_members < 64)
+		leaf_members[nleaf_members++] = member;
+	if (fn && ml_is_function(fn) && nleaf_fns < 64)
+		leaf_fns[nleaf_fns++] = fn;
+}
+
+static int sets_member(struct symbol *container, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nleaf_members; i++)
+		if (leaf_members[i]->ident &&
+		    !strcmp(id_str(leaf_members[i]->ident), name) &&
+		    member_container(leaf_members[i]) == container)
+			return 1;
+	return 0;
+}
+
+/*
+ * kb/owner-guards.tsv: -1 when core code never reads this table's owner
+ * (a member its reader needs is not set), 1 when only a reader on the
+ * table's way in counts, 0 otherwise.
+ */
+static int owner_guard(struct symbol *c)
+{
+	const struct kb_row *r;
+	char members[KEYLEN], *m, *save;
+
+	for (r = owner_guards; r->c[0]; r++) {
+		if (strcmp(r->c[0], type_name(c)))
+			continue;
+		if (!strcmp(r->c[1], "-"))
+			return 1;
+		snprintf(members, sizeof(members), "%s", r->c[1]);
+		for (m = strtok_r(members, " ", &save); m;
+		     m = strtok_r(NULL, " ", &save))
+			if (!sets_member(strip_type(c), m))
+				return -1;
+	}
+	return 0;
+}
+
 static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
@@ -352,6 +408,7 @@ static void owner_object(struct symbol *obj)
 	char path[KEYLEN], tname[KEYLEN], embedded[KEYLEN], merge[KEYLEN + 8];
 	char *dot;
 	unsigned long off;
+	int guard, i;
 
 	if (!tu.is_module || !is_own_symbol(obj))
 		return;
@@ -374,6 +431,11 @@ static void owner_object(struct symbol *obj)
 	if (!where)
 		return;		/* core code never reads this owner */
 	how = kb_lookup_how(type_name(c));
+	nleaf_members = nleaf_fns = 0;
+	for_each_init_leaf(obj, obj->initializer, table_leaf);
+	guard = owner_guard(c);
+	if (guard < 0)
+		return;
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
 	f = finding_new("missing-owner", obj->pos, sym_name(obj));
@@ -404,6 +466,13 @@ static void owner_object(struct symbol *obj)
 	if (api_is("owner-fallback", type_name(c)))
 		/* nvmem_register(): NULL takes config->dev->driver->owner */
 		finding_unless(f, "this-module-passed");
+	for (i = 0; i < nleaf_fns; i++)
+		/*
+		 * a callback of the table puts the module: the module takes
+		 * and drops its own references (net/atm/mpc.c's close), and
+		 * an owner would make the core put one it never took
+		 */
+		finding_unless(f, "self-put-fn:%s", sym_name(leaf_fns[i]));
 	finding_requires(f, "ref:obj:%s", sym_name(obj));
 	if (dot)
 		/*
@@ -421,10 +490,12 @@ static void owner_object(struct symbol *obj)
 	snprintf(pending[npending].path, KEYLEN, "%s", path);
 	snprintf(pending[npending].where, KEYLEN, "%s", where);
 	snprintf(pending[npending].how, KEYLEN, "%s", how);
+	pending[npending].path_only = guard > 0;
+	snprintf(pending[npending].owner_type, KEYLEN, "%s", type_name(c));
 	npending++;
 }
 
-/* The reader on @obj's own path, or NULL. */
+/* The reader of @tname's owner on @obj's own path, or NULL. */
 static const struct kb_row *reader_on_path(const char *obj,
 					       const char *tname)
 {
@@ -453,11 +524,15 @@ static const struct kb_row *reader_on_path(const char *obj,
  */
 static void report_pending(struct pending *p)
 {
-	const struct kb_row *r = reader_on_path(p->obj, p->tname);
+	const struct kb_row *r = reader_on_path(p->obj, p->owner_type);
 	char reader[2 * KEYLEN];
 	const char *fn = strchr(p->where, ' ');
 	int file_len = (int)strcspn(p->where, ": ");
 
+	if (!r && p->path_only) {
+		finding_free(p->f);
+		return;
+	}
 	if (r)
 		snprintf(reader, sizeof(reader), "%s() in %s", r->c[2],
 			 r->c[3]);

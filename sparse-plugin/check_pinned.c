@@ -28,6 +28,9 @@ static void pinned_put(struct walk_ctx *ctx, struct expression *call,
 {
 	if (!is_this_module(first_expression(call->args)))
 		return;
+	/* a table whose callback puts the module manages its own count */
+	if (ctx->fn)
+		provide("self-put-fn:%s", sym_name(ctx->fn));
 	fact_begin("self_put");
 	fact_pos(call->pos);
 	fact_end();

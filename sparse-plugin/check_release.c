@@ -90,7 +90,13 @@ static void add_install(struct symbol *fn, const char *key,
 	in = &installs[ninstalls++];
 	in->fn = fn;
 	in->pos = pos;
-	snprintf(in->key, sizeof(in->key), "%s", key);
+	/*
+	 * A class's dev_release is for the devices registered with it
+	 * (points_to), not for the class that class_register() adds
+	 */
+	snprintf(in->key, sizeof(in->key), "%s%s",
+		 strcmp(id_str(member->ident), "dev_release") ? "" : "devs-of:",
+		 key);
 	snprintf(in->slot, sizeof(in->slot), "%s.%s",
 		 c ? type_name(c) : "?", id_str(member->ident));
 	in->self = self;
@@ -159,6 +165,10 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 
 	if (!name || !ctx->fn)
 		return;
+	/* a completion someone waits for: its complete() lets that go on */
+	if (!strncmp(name, "wait_for_completion", 19) &&
+	    addr_key(first_expression(call->args), key, sizeof(key)))
+		provide("waited:%s", key);
 	static_users(call, name);
 	if (!api_is("register", name))
 		return;
@@ -189,15 +199,19 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 static void points_to(const char *holder, struct expression *value)
 {
 	struct symbol *o = expr_symbol(value);
-	char a[KEYLEN + 16], b[KEYLEN + 16];
+	char a[KEYLEN + 32], b[KEYLEN + 32];
 
 	if (!holder || !o || ml_is_function(o) || !is_static_object(o))
 		return;
 	snprintf(a, sizeof(a), "registered:%s", holder);
 	snprintf(b, sizeof(b), "registered:obj:%s", sym_name(o));
 	implies(a, b);
+	snprintf(b, sizeof(b), "registered:devs-of:obj:%s", sym_name(o));
+	implies(a, b);
 	snprintf(a, sizeof(a), "registered-any:%s", holder);
 	snprintf(b, sizeof(b), "registered-any:obj:%s", sym_name(o));
+	implies(a, b);
+	snprintf(b, sizeof(b), "registered-any:devs-of:obj:%s", sym_name(o));
 	implies(a, b);
 }
 
@@ -400,6 +414,25 @@ static void empty_release(struct install *in, const char *fname)
 	}
 }
 
+/* @unless_waited: the release ends in complete() on it, which none waits */
+static void module_release(struct install *in, const char *fname,
+			   const char *unless_waited)
+{
+	struct finding *f = finding_new("module-release", in->pos, in->key);
+
+	finding_message(f, "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
+			fname, in->slot);
+	f->unload = 1;
+	if (unless_waited)
+		finding_unless(f, "waited:%s", unless_waited);
+	/*
+	 * Devices a library registers for its dependents go before it
+	 * (module-release stays silent)
+	 */
+	finding_requires(f, "registered:%s", in->key);
+	finding_report(f);
+}
+
 static void release_end_tu(void)
 {
 	int i, j;
@@ -425,24 +458,35 @@ static void release_end_tu(void)
 		if (dup)
 			continue;
 		if (tail) {
+			char done[KEYLEN];
+			int waited = strcmp(callee_name(expr_symbol(tail->fn)),
+					    "module_put") &&
+				     addr_key(first_expression(tail->args),
+					      done, sizeof(done));
+
 			f = finding_new("release-returns-into-module",
 					tail->pos, in->key);
 			finding_message(f, "%s(), the %s callback, ends by calling %s(): once that lets the module go, the rest of the function runs in freed module text; release in built-in code, or drop the module's reference from a work item of the core",
 					fname, in->slot,
 					callee_name(expr_symbol(tail->fn)));
+			if (waited) {
+				/*
+				 * complete() lets the module go only when
+				 * its waiter then drops the module (umount
+				 * waiting for the sb kobject); unwaited, the
+				 * release is module text like any other
+				 */
+				finding_requires(f, "waited:%s", done);
+				module_release(in, fname, done);
+			}
 		} else if (does_nothing(body)) {
 			empty_release(in, fname);
 			continue;
 		} else {
-			f = finding_new("module-release", in->pos, in->key);
-			finding_message(f, "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
-					fname, in->slot);
+			module_release(in, fname, NULL);
+			continue;
 		}
 		f->unload = 1;
-		/*
-		 * Devices a library registers for its dependents go before
-		 * it (module-release stays silent)
-		 */
 		finding_requires(f, "registered:%s", in->key);
 		finding_report(f);
 	}

@@ -146,6 +146,12 @@ void graph_queued(const char *item, const char *on)
 	add_runs(on, NULL, item);
 }
 
+/* How many functions the module exports. */
+int graph_exports(void)
+{
+	return nexported;
+}
+
 void graph_export(const char *fn)
 {
 	exported = xgrow(exported, &exported_cap, nexported + 1,

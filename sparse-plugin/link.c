@@ -12,7 +12,8 @@
  * the call graph (graph.c): "provide_if_reached" when the exit function
  * reaches a function, "provide_if_may_reach" when it may run before the
  * unload, "provide_unless_exported" unless an exported function reaches
- * it, and "exit-reaches:FN" for each function the exit path reaches.
+ * it (or, in a module that exports anything, unless its init does), and
+ * "exit-reaches:FN" for each function the exit path reaches.
  * "path_to" names the function whose exit path fills %PATH%.
  * A module that keeps itself loaded (check_pinned.c: a THIS_MODULE get
  * in its init or a bind callback, no THIS_MODULE put anywhere) is
@@ -34,6 +35,8 @@ struct linker {
 	struct strmap exported;
 	struct strmap elsewhere;	/* EXPORT_SYMBOL() of any file */
 	struct strmap binds;		/* init and bind callbacks */
+	char **inits;
+	int ninits, inits_cap;
 	struct strmap self_gets;	/* functions taking THIS_MODULE */
 	int self_put;
 	int pinned;			/* keeps itself loaded */
@@ -151,8 +154,12 @@ static void ingest(struct linker *l, const struct fact *f, int index)
 		l->exits[l->nexits++] = (char *)fact_get(f, "fn");
 	} else if (!strcmp(k, "module_init")) {
 		l->has_init = 1;
-		if (fact_get(f, "fn"))
+		if (fact_get(f, "fn")) {
 			strmap_add(&l->binds, fact_get(f, "fn"));
+			l->inits = xgrow(l->inits, &l->inits_cap,
+					 l->ninits + 1, sizeof(*l->inits));
+			l->inits[l->ninits++] = (char *)fact_get(f, "fn");
+		}
 	} else if (!strcmp(k, "implies") && fact_get(f, "if")) {
 		ivec_push(strmap_ivec(&l->impl, fact_get(f, "if")), index);
 	}
@@ -202,6 +209,30 @@ static void cond_keys(struct linker *l, const char *kind,
 		if (!strcmp(f->kind, kind) &&
 		    reach_has(r, fact_get(f, "fn")) == want)
 			add_key(l, fact_get(f, "key"));
+	}
+}
+
+/*
+ * "provide_unless_exported": the module's own objects. Not when an
+ * exported function reaches the registration (made for a dependent);
+ * and in a library (a module that exports anything), only when its init
+ * reaches it: a library's objects made at a bind, from a work item or
+ * through a callback are made for its users (usbserial's ports, mmc's
+ * cards, the firmware loader's fallback devices), which pin it.
+ */
+static void own_keys(struct linker *l, const struct reach *exports,
+		     const struct reach *init)
+{
+	int i, library = graph_exports() > 0;
+
+	for (i = 0; i < l->set->n; i++) {
+		const struct fact *f = &l->set->v[i];
+		const char *fn = fact_get(f, "fn");
+
+		if (strcmp(f->kind, "provide_unless_exported") ||
+		    reach_has(exports, fn) || (library && !reach_has(init, fn)))
+			continue;
+		add_key(l, fact_get(f, "key"));
 	}
 }
 
@@ -256,7 +287,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		 void (*out)(const struct verdict *v, void *arg), void *arg)
 {
 	struct linker l;
-	struct reach *exit, *may, *exports;
+	struct reach *exit, *may, *exports, *init;
 	int i;
 
 	memset(&l, 0, sizeof(l));
@@ -274,9 +305,10 @@ void link_decide(const struct factset *set, enum link_scope scope,
 			   REACH_EXIT);
 	may = graph_reach((const char *const *)l.exits, l.nexits, REACH_MAY);
 	exports = graph_reach(NULL, 0, REACH_EXPORTS);
+	init = graph_reach((const char *const *)l.inits, l.ninits, REACH_EXIT);
 	cond_keys(&l, "provide_if_reached", exit, 1);
 	cond_keys(&l, "provide_if_may_reach", may, 1);
-	cond_keys(&l, "provide_unless_exported", exports, 0);
+	own_keys(&l, exports, init);
 	for (i = 0; i < reach_count(exit); i++) {
 		char *k;
 		size_t n = strlen(reach_fn(exit, i)) + 16;
@@ -310,6 +342,8 @@ void link_decide(const struct factset *set, enum link_scope scope,
 	reach_free(exit);
 	reach_free(may);
 	reach_free(exports);
+	reach_free(init);
+	free(l.inits);
 	free(l.exits);
 	strmap_free(&l.keys, NULL);
 	strmap_free(&l.impl, ivec_free);

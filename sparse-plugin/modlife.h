@@ -156,6 +156,7 @@ void graph_queued(const char *item, const char *on);
 enum { REACH_EXIT, REACH_MAY, REACH_EXPORTS };
 struct reach;
 struct reach *graph_reach(const char *const *roots, int nroots, int mode);
+int graph_exports(void);
 int reach_has(const struct reach *r, const char *fn);
 int reach_count(const struct reach *r);
 const char *reach_fn(const struct reach *r, int i);
@@ -223,12 +224,13 @@ int api_is(const char *cls, const char *name);
  * Rows of a kb/ table with string columns, ending in a row whose first
  * column is NULL: kb/owner-paths.tsv (via, table type, reader, its file:
  * the core reader of a table the module hands over by "via"),
- * kb/constructors.tsv (object type, advice).
+ * kb/constructors.tsv (object type, advice), kb/owner-guards.tsv (type,
+ * the members a table must set for its owner to be read, why).
  */
 struct kb_row {
 	const char *c[4];
 };
-extern const struct kb_row owner_paths[], constructors[];
+extern const struct kb_row owner_paths[], constructors[], owner_guards[];
 const char *constructor_advice(const char *type);
 
 /* kb.c */

@@ -98,22 +98,75 @@ class ReaderOnOwnPathTest(unittest.TestCase):
 
 
     def test_the_owner_path_named_exists(self):
-        """An mdio_driver's owner is .mdiodrv.driver.owner (two embedded
-        structs down), and the embedded driver handed to the core by
-        itself is exposed without it."""
+        """A table embedded in a wrapper (b43's debugfs files) has its
+        owner at .fops.owner, and the embedded table handed to the core
+        by itself (&x.fops, at offset 0) is exposed without it."""
+        with TempDir() as tmp:
+            d = os.path.join(tmp, "rawdbg")
+            write(os.path.join(d, "Kbuild"), "obj-m += rawdbg.o\n")
+            write(os.path.join(d, "rawdbg.c"), RAWDBG_C)
+            rc, result, err = scan([d], "--cocci", "off")
+            self.assertEqual([(f["line"], f["rule"]) for f in
+                              result["findings"]], [(18, "missing-owner")],
+                             err)
+            self.assertEqual(result["findings"][0]["message"],
+                             "'rawdbg_stats' (struct rawdbg_file) is exposed "
+                             "without .fops.owner = THIS_MODULE: "
+                             "full_proxy_open() in fs/debugfs/file.c reads "
+                             "it to pin the module, so it can be unloaded "
+                             "while in use")
+
+    def test_a_driver_without_a_reader_on_its_way_in(self):
+        """A device_driver's owner is read by bus- and subsystem-specific
+        code only: one registered by itself is not reported."""
         with TempDir() as tmp:
             d = os.path.join(tmp, "rawmdio")
             write(os.path.join(d, "Kbuild"), "obj-m += rawmdio.o\n")
             write(os.path.join(d, "rawmdio.c"), RAWMDIO_C)
             rc, result, err = scan([d], "--cocci", "off")
-            self.assertEqual([(f["line"], f["rule"]) for f in
-                              result["findings"]], [(9, "missing-owner")],
-                             err)
-            self.assertIn("'rawmdio_driver' (struct mdio_driver) is exposed "
-                          "without .mdiodrv.driver.owner = THIS_MODULE",
-                          result["findings"][0]["message"])
+            self.assertEqual(result["findings"], [], err)
 
 
+RAWDBG_C = """\
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+
+struct rawdbg_file {
+	struct file_operations fops;
+	int id;
+};
+
+static ssize_t rawdbg_read(struct file *file, char __user *buf,
+			   size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, "0\\n", 2);
+}
+
+static struct dentry *rawdbg_dir;
+
+static struct rawdbg_file rawdbg_stats = {
+	.fops = { .read = rawdbg_read, .llseek = default_llseek },
+	.id = 1,
+};
+
+static int __init rawdbg_init(void)
+{
+	rawdbg_dir = debugfs_create_dir("rawdbg", NULL);
+	debugfs_create_file("stats", 0444, rawdbg_dir, NULL,
+			    &rawdbg_stats.fops);
+	return 0;
+}
+
+static void __exit rawdbg_exit(void)
+{
+	debugfs_remove_recursive(rawdbg_dir);
+}
+
+module_init(rawdbg_init);
+module_exit(rawdbg_exit);
+MODULE_LICENSE("GPL");
+"""
 RAWMDIO_C = """\
 #include <linux/mdio.h>
 #include <linux/module.h>

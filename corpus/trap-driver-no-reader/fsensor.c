@@ -2,8 +2,12 @@
 /*
  * fsensor: a platform driver for a fake sensor, with a sysfs interface.
  *
- * The driver is registered with platform_driver_register(), which passes
- * THIS_MODULE and sets .driver.owner (and .driver.bus) on our behalf.
+ * The driver is registered with a plain driver_register() on the embedded
+ * device_driver, which (unlike platform_driver_register()) never sets
+ * .driver.owner, and the initializer does not set it either. But no core
+ * code pins a driver's owner on this way in: unregistering the driver at
+ * exit unbinds its devices and removes their attributes first. Nothing to
+ * report (only bus- and subsystem-specific code reads a driver's owner).
  */
 #include <linux/device.h>
 #include <linux/module.h>
@@ -71,6 +75,7 @@ static struct platform_driver fsensor_driver = {
 	.remove		= fsensor_remove,
 	.driver		= {
 		.name		= "fsensor",
+		.bus		= &platform_bus_type,
 		.dev_groups	= fsensor_groups,
 	},
 };
@@ -81,14 +86,14 @@ static int __init fsensor_init(void)
 {
 	int ret;
 
-	ret = platform_driver_register(&fsensor_driver);
+	ret = driver_register(&fsensor_driver.driver);
 	if (ret)
 		return ret;
 
 	fsensor_pdev = platform_device_register_simple("fsensor", PLATFORM_DEVID_NONE,
 						       NULL, 0);
 	if (IS_ERR(fsensor_pdev)) {
-		platform_driver_unregister(&fsensor_driver);
+		driver_unregister(&fsensor_driver.driver);
 		return PTR_ERR(fsensor_pdev);
 	}
 	return 0;
@@ -97,11 +102,11 @@ static int __init fsensor_init(void)
 static void __exit fsensor_exit(void)
 {
 	platform_device_unregister(fsensor_pdev);
-	platform_driver_unregister(&fsensor_driver);
+	driver_unregister(&fsensor_driver.driver);
 }
 
 module_init(fsensor_init);
 module_exit(fsensor_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("Fake sensor platform driver (platform_driver_register sets the owner)");
+MODULE_DESCRIPTION("Fake sensor platform driver (driver_register without owner)");

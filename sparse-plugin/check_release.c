@@ -190,6 +190,9 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 			snprintf(k, sizeof(k), "registered:obj:%s",
 				 sym_name(base));
 			provide_unless_exported(sym_name(ctx->fn), k);
+			snprintf(k, sizeof(k), "registered-static:obj:%s",
+				 sym_name(base));
+			provide_unless_export_reaches(sym_name(ctx->fn), k);
 			provide("registered-any:obj:%s", sym_name(base));
 		}
 	} END_FOR_EACH_PTR(arg);
@@ -301,7 +304,8 @@ static void release_object(struct symbol *obj)
 		finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
 				sym_name(obj), type_name(obj),
 				advice_for(obj, ns));
-		finding_requires(f, "registered:obj:%s", sym_name(obj));
+		finding_requires(f, "registered-static:obj:%s",
+				 sym_name(obj));
 		if (ns)
 			finding_requires(f, "ns-kobj:obj:%s", sym_name(obj));
 		else if (nsable)

@@ -141,6 +141,16 @@ void provide_unless_exported(const char *fn, const char *key)
 	cond_key("provide_unless_exported", fn, key);
 }
 
+/*
+ * @key holds unless an exported function reaches @fn, in a library too:
+ * a static object is the module's own data whoever its registration is
+ * for
+ */
+void provide_unless_export_reaches(const char *fn, const char *key)
+{
+	cond_key("provide_unless_export_reaches", fn, key);
+}
+
 /* ---- findings ---- */
 
 struct finding *finding_new(const char *rule, struct position pos,

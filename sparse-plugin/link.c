@@ -309,6 +309,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 	cond_keys(&l, "provide_if_reached", exit, 1);
 	cond_keys(&l, "provide_if_may_reach", may, 1);
 	own_keys(&l, exports, init);
+	cond_keys(&l, "provide_unless_export_reaches", exports, 0);
 	for (i = 0; i < reach_count(exit); i++) {
 		char *k;
 		size_t n = strlen(reach_fn(exit, i)) + 16;

@@ -183,6 +183,7 @@ void implies(const char *if_key, const char *then_key);
 void provide_if_reached(const char *fn, const char *key);
 void provide_if_may_reach(const char *fn, const char *key);
 void provide_unless_exported(const char *fn, const char *key);
+void provide_unless_export_reaches(const char *fn, const char *key);
 
 /* A candidate finding; its strings are its own (no fixed buffers). */
 struct finding {

@@ -165,9 +165,13 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 
 	if (!name || !ctx->fn)
 		return;
-	/* a completion someone waits for: its complete() lets that go on */
+	/*
+	 * a completion someone waits for: its complete() lets that go on
+	 * (by the completion's own struct and member, as exit-wait keys it:
+	 * the waiter may reach it through another container)
+	 */
 	if (!strncmp(name, "wait_for_completion", 19) &&
-	    addr_key(first_expression(call->args), key, sizeof(key)))
+	    type_key(first_expression(call->args), key, sizeof(key)))
 		provide("waited:%s", key);
 	static_users(call, name);
 	if (!api_is("register", name))
@@ -465,7 +469,7 @@ static void release_end_tu(void)
 			char done[KEYLEN];
 			int waited = strcmp(callee_name(expr_symbol(tail->fn)),
 					    "module_put") &&
-				     addr_key(first_expression(tail->args),
+				     type_key(first_expression(tail->args),
 					      done, sizeof(done));
 
 			f = finding_new("release-returns-into-module",

@@ -182,6 +182,13 @@ class BadInputTest(unittest.TestCase):
                              [("cocci", "missing-owner", 74)])
             self.assertIn("not_in_this_kernel.h",
                           result["errors"][0]["message"])
+            # in the checker's words, without coccicheck's "WARNING: "
+            self.assertEqual(result["findings"][0]["message"],
+                             "'mchar_fops' (struct file_operations) is "
+                             "exposed without .owner = THIS_MODULE: "
+                             "misc_open() in drivers/char/misc.c reads it "
+                             "to pin the module, so it can be unloaded "
+                             "while in use")
 
     def test_big_generated_file_and_spatch_timeout(self):
         with TempDir() as tmp:

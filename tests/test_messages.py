@@ -5,13 +5,11 @@ semantic patches say what the checker says (for every corpus line both
 engines report, the same words, coccicheck's "WARNING: " aside; their
 copies of kb/ tables are the tables)."""
 import ast
-import json
 import os
 import re
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, run, scan, \
-    write
+from util import CORPUS, MODLIFE, ROOT, TempDir, run, scan, write
 
 REPORT = re.compile(r"^(.*?):(\d+):\d+-\d+: WARNING: (.*)$")
 
@@ -53,24 +51,6 @@ class SameWordsTest(unittest.TestCase):
                                  "empty-release", "static-object",
                                  "exit-no-rcu-barrier",
                                  "unregister-wait-in-exit"})
-
-    def test_scan_reports_the_fallback_engine_without_its_lead(self):
-        with TempDir() as tmp:
-            d = copy_module("misc-char-bug", tmp)
-            src = os.path.join(d, "mchar.c")
-            with open(src) as f:
-                text = f.read()
-            with open(src, "w") as f:
-                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
-            rc, result, err = scan([d])
-            self.assertEqual([(f["engine"], f["line"], f["message"])
-                              for f in result["findings"]],
-                             [("cocci", 74, "'mchar_fops' (struct "
-                               "file_operations) is exposed without .owner "
-                               "= THIS_MODULE: misc_open() in "
-                               "drivers/char/misc.c reads it to pin the "
-                               "module, so it can be unloaded while in "
-                               "use")])
 
 
 def messages(*modules):

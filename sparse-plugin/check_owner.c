@@ -140,18 +140,19 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 			pinned = 1;
 	} END_FOR_EACH_PTR(arg);
 	/* "&obj.member" handed over: the embedded struct is registered */
-	n = 0;
+	n = -1;
 	FOR_EACH_PTR(call->args, arg) {
 		struct expression *e = strip_expr(arg);
 		struct symbol *o = base_object(e), *m = NULL, *st, *pt;
 
-		if (n++, !o || !is_static_object(o))
+		n++;
+		if (!o || !is_static_object(o))
 			continue;
 		if (e->type == EXPR_BINOP && e->op == '+' &&
 		    strip_expr(e->left)->type == EXPR_SYMBOL)
 			m = addr_first_member(e);
 		st = strip_type(o);
-		pt = pointee_struct(formal_param(callee, n - 1));
+		pt = pointee_struct(formal_param(callee, n));
 		if (!(m && m->ident) && pt && ml_is_struct(st) && pt != st) {
 			/*
 			 * a member at offset 0 is "&obj + 0": the callee's

@@ -10,9 +10,19 @@ dev->driver->owner, __register_chrdev() copying fops->owner into the cdev).
 The same scan, over the files that export a function and stop or wait for
 something, says what exported helpers do for their callers: reach
 rcu_barrier() ("barrier:" rows), or stop work, timers, threads or
-workqueues named by a struct type and member ("stops:" rows).
+workqueues named by a struct type and member ("stops:" rows), and over
+the files that export a function and call a driver-core registration,
+which exported helpers register an object their caller passes
+("registers:FN:N" rows: parameter N, or the member of it the second column
+names, reaches a kb/api.tsv "register" call, directly or through other
+functions). The third column says whether the core holds the object
+itself ("held:"), so that it may be static: its unregistration waits for
+the release its own release callback completes (i2c_del_adapter()), or
+the module is pinned while the object is open (__video_register_device()
+copies the owner into the cdev).
 """
 import concurrent.futures
+import fnmatch
 import os
 import re
 import sys
@@ -48,6 +58,12 @@ MAX_ROUNDS = 6
 # inline of include/media/v4l2-dev.h: vdev->fops->owner)
 PARAM_COPY = re.compile(rb"(->|\.)\s*(owner|module)\s*=\s*[a-z_]\w*\s*;")
 NESTED_ARG = re.compile(rb"[(,]\s*\w+\s*(->|\.)\s*\w+\s*(->|\.)\s*owner\s*\)")
+
+
+def _register_pattern():
+    names = [re.escape(name).replace(r"\*", r"\w*").replace(r"\?", r"\w")
+             for cls, name in paths.kb_api() if cls == "register"]
+    return re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
 
 
 class KbError(Exception):
@@ -87,12 +103,16 @@ def build(tree, kdir, jobs, out_path):
     files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
     # headers are checked as files of their own for their inline helpers
     files += candidates(os.path.join(tree, "include"), NESTED_ARG, ext=".h")
+    files += [f for f in candidates(tree, None, (EXPORT, _register_pattern()))
+              + candidates(os.path.join(tree, "include"), _register_pattern(),
+                           ext=".h") if f not in files]
     mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree),
                      mode="kdir")
     reads, copies, failed = {}, set(), 0
     params, args = {}, set()    # owner parameters copied, owners passed
     members = {}    # type -> {owner member name: how often read}
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
+    registers = {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         for rnd in range(MAX_ROUNDS):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
@@ -107,14 +127,17 @@ def build(tree, kdir, jobs, out_path):
             barriers = _barrier_helpers(per_file)
             teardown = set().union(*(p[4] for p in per_file))
             stops = _stop_helpers(per_file, teardown)
+            registers = _register_helpers(per_file)
             new = (set(barriers) | {fn for fn in stops
-                                    if fn in teardown}) - names
+                                    if fn in teardown} |
+                   {fn for fn, _ in registers}) - names
             names |= new
             if not new:
                 break
             pat = re.compile(rb"\b(" + b"|".join(
                 re.escape(n.encode()) for n in sorted(new)) + rb")\s*\(")
-            files = [f for f in candidates(tree, None, (EXPORT, pat))
+            files = [f for f in candidates(tree, None, (EXPORT, pat)) +
+                     candidates(os.path.join(tree, "include"), pat, ext=".h")
                      if f not in done]
             if not files:
                 break
@@ -204,12 +227,21 @@ def build(tree, kdir, jobs, out_path):
             where, keys = stops[name]
             for key in sorted(keys):
                 f.write("stops:%s\t%s\t%s\n" % (name, key, where))
+        f.write("# exported helpers that register the object their "
+                "caller passes as parameter N (or its member named)\n")
+        for name, n in sorted(registers):
+            path, where, held = registers[(name, n)]
+            f.write("registers:%s:%d\t%s\t%s\n" % (
+                name, n, path or "-",
+                "held: %s" % held if held else "register: " + where))
     os.replace(tmp, out_path)
     print("modlife kb: %d types, %d merged, %d barrier helpers, %d stop "
-          "helpers (%d stops) from %d files (%d not parsed) -> %s" % (
+          "helpers (%d stops), %d registration helpers (%d held) from %d "
+          "files (%d not parsed) -> %s" % (
               len(matters), len(merges), len(barriers), len(stops),
-              sum(len(k) for _, k in stops.values()), len(done), failed,
-              out_path))
+              sum(len(k) for _, k in stops.values()), len(registers),
+              sum(1 for v in registers.values() if v[2]), len(done),
+              failed, out_path))
     return 0
 
 
@@ -250,7 +282,8 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
             facts = sparse_engine.parse(lines)
             if err:
                 failed += 1
-            per_file.append(_file_calls(facts, tree))
+            per_file.append(_file_calls(facts, tree) +
+                            (futs[fut].endswith(".h"),))
             for x in facts:
                 if x.get("k") == "owner_arg":
                     args.add((x["callee"], x["param"], x["from"],
@@ -278,9 +311,21 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
 def _file_calls(facts, tree):
     """(same-file calls {from: {to}}, exported functions {fn: where},
     stops {fn: {key}}, the file's functions {name: is static}, the
-    teardown-like names the checker saw called or exported)."""
+    teardown-like names the checker saw called or exported, parameters
+    handed on [kparam fact], completions {(kdone|kwait, key): fn},
+    functions copying an owner parameter into a cdev); _scan() appends
+    whether the file is a header."""
     calls, exports, stops, defs, teardown = {}, {}, {}, {}, set()
+    params, completions, cdev_owner = [], {}, set()
     for x in facts:
+        if x.get("k") == "kparam":
+            x["where"] = "%s:%d %s()" % (os.path.relpath(x["file"], tree),
+                                         x["line"], x["from"])
+            params.append(x)
+        elif x.get("k") in ("kdone", "kwait"):
+            completions.setdefault((x["k"], x["key"]), x["fn"])
+        elif x.get("k") == "owner_param" and x["to"] == "struct cdev":
+            cdev_owner.add(x["fn"])
         if x.get("teardown"):
             teardown.add(x.get("to") or x.get("fn"))
         if x.get("k") == "kcall":
@@ -294,7 +339,73 @@ def _file_calls(facts, tree):
                 x["key"].startswith(STOP_KEYS) or x["key"] in STOP_GLOBAL) \
                 and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
-    return calls, exports, stops, defs, teardown
+    return (calls, exports, stops, defs, teardown, params, completions,
+            cdev_owner)
+
+
+def _held_types(per_file):
+    """{struct type: why the core holds its objects}: a release callback
+    (a function named *release*) completes a completion of the type that
+    core code waits for (i2c_adapter_dev_release() and i2c_del_adapter()
+    on struct i2c_adapter.dev_released)."""
+    done, waits = {}, {}
+    for p in per_file:
+        for (k, key), fn in p[6].items():
+            if k == "kdone" and "release" in fn:
+                done.setdefault(key, fn)
+            elif k == "kwait":
+                waits.setdefault(key, fn)
+    return {key.split(".")[0]: "%s() waits for the release (%s)" % (
+        waits[key], key) for key in sorted(done) if key in waits}
+
+
+def _register_helpers(per_file):
+    """{(exported fn, parameter): (member path, where, held)}: parameters
+    whose object (or its member on the path) the function registers: a
+    kb/api.tsv registration's argument, or handed to a function that
+    registers it, in any file (exported names are one per name, static
+    ones their file's; a header's inline functions count as exported). held: why the core holds the object, if it does
+    (see _held_types(); or the function copies an owner into a cdev)."""
+    def node(i, defs, name):
+        return (i, name) if defs.get(name) else name
+
+    held_types = _held_types(per_file)
+    sinks, edges, exported = {}, [], set()
+    for i, p in enumerate(per_file):
+        exports, defs, params, cdev_owner = p[1], p[3], p[5], p[7]
+        exported |= set(exports)
+        if p[8]:
+            # a header's inline functions are every module's to call
+            # (video_register_device() -> __video_register_device())
+            exported |= set(defs)
+            defs = {}
+        for x in params:
+            src = (node(i, defs, x["from"]), x["param"])
+            held = held_types.get(x["type"])
+            if x["from"] in cdev_owner:
+                held = held or "%s() pins the module through its " \
+                    "cdev's owner" % x["from"]
+            if x["register"]:
+                if src not in sinks or (held and not sinks[src][2]):
+                    sinks[src] = (x["path"], x["where"], held)
+            else:
+                edges.append((src, (node(i, defs, x["to"]), x["arg"]),
+                              x["path"], held))
+    changed = True
+    while changed:
+        changed = False
+        for src, dst, path, held in edges:
+            if dst in sinks and src not in sinks:
+                dpath, where, dheld = sinks[dst]
+                sinks[src] = (path + dpath, where, held or dheld)
+                changed = True
+    # kb/api.tsv's registrations are known as they are; devm_ variants
+    # are not registrations (as kb/api.tsv leaves them out)
+    known = [name for cls, name in paths.kb_api() if cls == "register"]
+    return {(n, p): v for (n, p), v in sinks.items()
+            if isinstance(n, str) and n in exported and
+            not n.startswith(("devm_", "__devm_")) and
+            not any(fnmatch.fnmatchcase(n, k) for k in known)}
 
 
 def _stop_helpers(per_file, teardown):
@@ -309,7 +420,7 @@ def _stop_helpers(per_file, teardown):
         return (i, name) if defs.get(name) else name
 
     keys, preds, where = {}, {}, {}
-    for i, (calls, exports, stops, defs, _) in enumerate(per_file):
+    for i, (calls, exports, stops, defs, *_) in enumerate(per_file):
         for fn, k in stops.items():
             keys.setdefault(node(i, defs, fn), set()).update(k)
         for fn, tos in calls.items():

@@ -40,6 +40,14 @@ def kb_list(name):
                 if w.strip() and not w.startswith("#")]
 
 
+def kb_api():
+    """kb/api.tsv's (class, name pattern) rows, which the checker is
+    built with too."""
+    with open(os.path.join(ROOT, "kb", "api.tsv"), encoding="utf-8") as f:
+        return [tuple(line.rstrip("\n").split("\t")[:2]) for line in f
+                if "\t" in line and not line.startswith("#")]
+
+
 def docs_dir():
     return _first(os.path.join(ROOT, "docs"))
 

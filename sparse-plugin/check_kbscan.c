@@ -13,7 +13,15 @@
  *   owner_arg:   a call passing T->owner as a parameter: together a copy
  *               through a registration helper (video_register_device()
  *               passes vdev->fops->owner, which __video_register_device()
- *               copies into the cdev).
+ *               copies into the cdev);
+ *   kparam:     a pointer parameter, or a member of what it points to,
+ *               handed to a call (flagged when the call is a driver-core
+ *               registration of kb/api.tsv): the front end derives the
+ *               exported helpers that register what their callers pass;
+ *   kdone, kwait: complete()/wait_for_completion() of a struct member:
+ *               a core whose unregistration waits for the release its
+ *               own release callback completes (i2c_del_adapter()) keeps
+ *               the object until nobody holds it.
  * The front end closes these into the knowledge file.
  */
 #include <string.h>
@@ -158,6 +166,80 @@ static void kb_decl(struct walk_ctx *ctx, struct symbol *local)
 		l->types[i] = types[i];
 }
 
+/*
+ * The member path from parameter @p's struct to @arg ("" for p itself,
+ * ".dev" for &p->dev), or NULL when @arg is not p or inside *p.
+ */
+static const char *param_path(struct expression *arg, struct symbol *p,
+			      char *buf, size_t len)
+{
+	struct symbol *st = pointee_struct(p);
+	const char *t;
+	size_t n;
+
+	arg = strip_expr(arg);
+	if (!st || !st->ident)
+		return NULL;
+	if (expr_symbol(arg))
+		return expr_symbol(arg) == p ? "" : NULL;
+	if (!addr_key(arg, buf, len))
+		return NULL;
+	t = type_name(st);
+	n = strlen(t);
+	return !strncmp(buf, t, n) && buf[n] == '.' ? buf + n : NULL;
+}
+
+/* "register(&p->dev)", "helper(x, p)": a parameter's object handed on */
+static void param_args(struct walk_ctx *ctx, struct expression *call,
+		       const char *name)
+{
+	struct expression *arg;
+	char buf[KEYLEN];
+	const struct api_row *reg = api_find("register", name);
+	int k = 0;
+
+	FOR_EACH_PTR(call->args, arg) {
+		struct symbol *b = base_object(arg);
+		int p = b ? param_index(ctx->fn, b) : -1;
+		const char *path = p >= 0 ? param_path(arg, b, buf,
+							 sizeof(buf)) : NULL;
+
+		if (path) {
+			fact_begin("kparam");
+			fact_str("from", sym_name(ctx->fn));
+			fact_int("param", p);
+			fact_str("path", path);
+			fact_str("type", type_name(pointee_struct(b)));
+			fact_str("to", name);
+			fact_int("arg", k);
+			fact_int("register", reg && k >= reg->a &&
+					     k <= reg->b);
+			fact_pos(call->pos);
+			fact_end();
+		}
+		k++;
+	} END_FOR_EACH_PTR(arg);
+}
+
+/* complete(&x->done) and wait_for_completion*(&x->done), by type */
+static void completion_use(struct walk_ctx *ctx, struct expression *call,
+			   const char *name)
+{
+	char key[KEYLEN];
+	int done = !strcmp(name, "complete") || !strcmp(name, "complete_all");
+
+	if (!done && strncmp(name, "wait_for_completion", 19))
+		return;
+	if (!type_key(first_expression(call->args), key, sizeof(key)) ||
+	    strncmp(key, "struct ", 7))
+		return;
+	fact_begin(done ? "kdone" : "kwait");
+	fact_str("fn", sym_name(ctx->fn));
+	fact_str("key", key);
+	fact_pos(call->pos);
+	fact_end();
+}
+
 static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		    struct symbol *callee)
 {
@@ -166,6 +248,8 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 	int n, i;
 
 	if (name && ctx->fn) {
+		param_args(ctx, call, name);
+		completion_use(ctx, call, name);
 		/* the file's call graph: which exported helper reaches a barrier */
 		fact_begin("kcall");
 		fact_str("from", sym_name(ctx->fn));

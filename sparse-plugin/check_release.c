@@ -156,12 +156,87 @@ static void static_users(struct expression *call, const char *name)
 	} END_FOR_EACH_PTR(arg);
 }
 
+/* "registered:KEY" facts for a registered object keyed @key */
+static void registered_key(struct walk_ctx *ctx, const char *key)
+{
+	char k[KEYLEN + 16];
+
+	/*
+	 * Registered on behalf of a dependent module (an exported
+	 * constructor reaches the call): it goes before this module
+	 */
+	snprintf(k, sizeof(k), "registered:%s", key);
+	provide_unless_exported(sym_name(ctx->fn), k);
+	/* whoever it is for, an empty release is a bug */
+	provide("registered-any:%s", key);
+}
+
+/*
+ * @arg is registered; @path: the member of it a helper registers (".dev"
+ * for mdiobus_register(bus)), NULL for a registration of @arg itself. A
+ * pointer variable's member is keyed by its type, as "p->dev" is.
+ */
+static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
+			    const char *path)
+{
+	struct symbol *base = base_object(arg), *var = expr_symbol(arg);
+	struct symbol *st = arg ? pointee_struct(arg->ctype) : NULL;
+	char key[KEYLEN] = "", k[KEYLEN + 16];
+	const char *have = addr_key(arg, key, sizeof(key));
+
+	if (have)
+		registered_key(ctx, key);
+	if (path && *path && var && !is_static_object(var) && st &&
+	    st->ident)
+		have = strcpy(key, type_name(st));
+	snprintf(k, sizeof(k), "%s%s", key, path ? path : "");
+	if (have && path && *path && strlen(k) < KEYLEN)
+		registered_key(ctx, k);
+	/* a subsystem's object: its core, not the driver core, allocates */
+	if (have && path)
+		provide("registered-via:%s", strlen(k) < KEYLEN ? k : key);
+	if (base && is_static_object(base)) {
+		snprintf(k, sizeof(k), "registered:obj:%s", sym_name(base));
+		provide_unless_exported(sym_name(ctx->fn), k);
+		snprintf(k, sizeof(k), "registered-static:obj:%s",
+			 sym_name(base));
+		provide_unless_export_reaches(sym_name(ctx->fn), k);
+		provide("registered-any:obj:%s", sym_name(base));
+	}
+}
+
+/*
+ * An exported helper that registers what its caller passes: the
+ * knowledge file's "registers:FN:N" rows, unless the core holds the
+ * object itself ("held:": its unregistration waits for the release, or
+ * an open file pins the module)
+ */
+static void helper_registers(struct walk_ctx *ctx, struct expression *call,
+			     const char *name)
+{
+	struct expression *arg;
+	char k[KEYLEN + 16];
+	const char *path, *how;
+	int n = 0;
+
+	FOR_EACH_PTR(call->args, arg) {
+		snprintf(k, sizeof(k), "registers:%s:%d", name, n++);
+		path = kb_lookup_owner(k);
+		how = kb_lookup_how(k);
+		if (!path || !how || strncmp(how, "register", 8))
+			continue;
+		mark_registered(ctx, arg, strcmp(path, "-") ? path : "");
+	} END_FOR_EACH_PTR(arg);
+}
+
 static void release_call(struct walk_ctx *ctx, struct expression *call,
 			 struct symbol *callee)
 {
 	const char *name = callee_name(callee);
+	const struct api_row *row;
 	struct expression *arg;
 	char key[KEYLEN];
+	int n = 0;
 
 	if (!name || !ctx->fn)
 		return;
@@ -174,31 +249,15 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	    type_key(first_expression(call->args), key, sizeof(key)))
 		provide("waited:%s", key);
 	static_users(call, name);
-	if (!api_is("register", name))
+	row = api_find("register", name);
+	if (!row) {
+		helper_registers(ctx, call, name);
 		return;
+	}
 	FOR_EACH_PTR(call->args, arg) {
-		struct symbol *base = base_object(arg);
-		char k[KEYLEN + 16];
-
-		/*
-		 * Registered on behalf of a dependent module (an exported
-		 * constructor reaches the call): it goes before this module
-		 */
-		if (addr_key(arg, key, sizeof(key))) {
-			snprintf(k, sizeof(k), "registered:%s", key);
-			provide_unless_exported(sym_name(ctx->fn), k);
-			/* whoever it is for, an empty release is a bug */
-			provide("registered-any:%s", key);
-		}
-		if (base && is_static_object(base)) {
-			snprintf(k, sizeof(k), "registered:obj:%s",
-				 sym_name(base));
-			provide_unless_exported(sym_name(ctx->fn), k);
-			snprintf(k, sizeof(k), "registered-static:obj:%s",
-				 sym_name(base));
-			provide_unless_export_reaches(sym_name(ctx->fn), k);
-			provide("registered-any:obj:%s", sym_name(base));
-		}
+		if (n >= row->a && n <= row->b)
+			mark_registered(ctx, arg, NULL);
+		n++;
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -422,23 +481,40 @@ static void empty_release(struct install *in, const char *fname)
 	}
 }
 
-/* @unless_waited: the release ends in complete() on it, which none waits */
+/*
+ * @unless_waited: the release ends in complete() on it, which none waits.
+ * An object a subsystem's helper registers (register_virtio_device()) has
+ * no driver-core constructor: the advice names the subsystem's allocator.
+ */
 static void module_release(struct install *in, const char *fname,
 			   const char *unless_waited)
 {
-	struct finding *f = finding_new("module-release", in->pos, in->key);
+	static const char lead[] = "%s(), the %s callback of an object this module registers%s, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; %s";
+	struct finding *f;
+	int via;
 
-	finding_message(f, "%s(), the %s callback of an object this module registers, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())",
-			fname, in->slot);
-	f->unload = 1;
-	if (unless_waited)
-		finding_unless(f, "waited:%s", unless_waited);
-	/*
-	 * Devices a library registers for its dependents go before it
-	 * (module-release stays silent)
-	 */
-	finding_requires(f, "registered:%s", in->key);
-	finding_report(f);
+	for (via = 0; via < 2; via++) {
+		f = finding_new("module-release", in->pos, in->key);
+		if (via) {
+			finding_message(f, lead, fname, in->slot,
+					" through a subsystem's helper",
+					"let the subsystem's core own the object (its allocator, where it has one, such as input_allocate_device(), releases it in core code)");
+			finding_requires(f, "registered-via:%s", in->key);
+		} else {
+			finding_message(f, lead, fname, in->slot, "",
+					"let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())");
+			finding_unless(f, "registered-via:%s", in->key);
+		}
+		f->unload = 1;
+		if (unless_waited)
+			finding_unless(f, "waited:%s", unless_waited);
+		/*
+		 * Devices a library registers for its dependents go before
+		 * it (module-release stays silent)
+		 */
+		finding_requires(f, "registered:%s", in->key);
+		finding_report(f);
+	}
 }
 
 static void release_end_tu(void)

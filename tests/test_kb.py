@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from util import MODLIFE, TempDir, run, write
+from util import CORPUS, MODLIFE, TempDir, run, write
 
 PIN_C = """\
 #include <linux/module.h>
@@ -190,6 +190,108 @@ module_usb_driver(wl2usb_driver);
 MODULE_LICENSE("GPL");
 """
 
+# registration helpers: a core that registers the member of what it is
+# passed (through a static function), one that holds its objects (its
+# unregistration waits for the completion its release completes), an
+# inline wrapper in a header, a parent handed along, a devm_ variant
+GAD_H = """\
+#include <linux/completion.h>
+#include <linux/device.h>
+
+struct gad { int id; struct device dev; };
+struct hold { struct device dev; struct completion released; };
+
+int gad_add(struct gad *g);
+int gad_add_child(struct gad *g, struct kobject *parent);
+int hold_add(struct hold *h);
+void hold_del(struct hold *h);
+"""
+
+GAD_CORE_C = """\
+#include <linux/export.h>
+#include "../../include/gad/gad.h"
+
+static int gad_register_one(struct gad *g)
+{
+	return device_add(&g->dev);
+}
+
+int gad_add(struct gad *g)
+{
+	device_initialize(&g->dev);
+	return gad_register_one(g);
+}
+EXPORT_SYMBOL(gad_add);
+
+int gad_add_child(struct gad *g, struct kobject *parent)
+{
+	return kobject_add(&g->dev.kobj, parent, "gad%d", g->id);
+}
+EXPORT_SYMBOL(gad_add_child);
+
+int devm_gad_add(struct device *owner, struct gad *g)
+{
+	return gad_add(g);
+}
+EXPORT_SYMBOL(devm_gad_add);
+
+static void hold_release(struct device *dev)
+{
+	complete(&container_of(dev, struct hold, dev)->released);
+}
+
+int hold_add(struct hold *h)
+{
+	init_completion(&h->released);
+	h->dev.release = hold_release;
+	return device_register(&h->dev);
+}
+EXPORT_SYMBOL(hold_add);
+
+void hold_del(struct hold *h)
+{
+	device_unregister(&h->dev);
+	wait_for_completion(&h->released);
+}
+EXPORT_SYMBOL(hold_del);
+"""
+
+GAD_WRAP_H = """\
+#include "gad.h"
+
+static inline int gad_add_named(struct gad *g, const char *name)
+{
+	dev_set_name(&g->dev, "%s", name);
+	return gad_add(g);
+}
+"""
+
+# a driver with a static gad (reported) and a static hold (held)
+GADDRV_C = """\
+#include <linux/module.h>
+#include "../../include/gad/gadwrap.h"
+
+static struct gad one_gad;
+static struct hold one_hold;
+
+static int __init gaddrv_init(void)
+{
+	int ret = gad_add_named(&one_gad, "one");
+
+	return ret ? ret : hold_add(&one_hold);
+}
+
+static void __exit gaddrv_exit(void)
+{
+	hold_del(&one_hold);
+	device_unregister(&one_gad.dev);
+}
+
+module_init(gaddrv_init);
+module_exit(gaddrv_exit);
+MODULE_LICENSE("GPL");
+"""
+
 
 class KbTest(unittest.TestCase):
     def test_reads_copies_and_locals(self):
@@ -320,6 +422,75 @@ EXPORT_SYMBOL(act_register);
                 ["wl2usb.c:26:19", "wl2usb.c:27:22"], before.stderr)
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(after.stdout, "", after.stderr)
+
+    def test_registration_helpers(self):
+        """Exported helpers (and a header's inline wrappers) that register
+        what their callers pass are listed with the member registered;
+        a parent handed along is not, a devm_ helper is not, a core that
+        waits for its objects' release holds them. A static object handed
+        to such a helper is reported with the generated knowledge, a held
+        one is not."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            write(os.path.join(tree, "include", "gad", "gad.h"), GAD_H)
+            write(os.path.join(tree, "include", "gad", "gadwrap.h"),
+                  GAD_WRAP_H)
+            write(os.path.join(tree, "drivers", "gad", "gad-core.c"),
+                  GAD_CORE_C)
+            drv = os.path.join(tree, "drivers", "gad", "gaddrv.c")
+            write(drv, GADDRV_C)
+            write(os.path.join(tree, "drivers", "gad", "Kbuild"),
+                  "obj-m += gaddrv.o\n")
+            out = os.path.join(tmp, "kb.tsv")
+            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(out) as f:
+                rows = [ln.rstrip("\n").split("\t") for ln in f
+                        if ln.startswith("registers:")]
+            self.assertEqual(rows, [
+                ["registers:gad_add:0", ".dev",
+                 "register: drivers/gad/gad-core.c:6 gad_register_one()"],
+                ["registers:gad_add_child:0", ".dev.kobj",
+                 "register: drivers/gad/gad-core.c:18 gad_add_child()"],
+                ["registers:gad_add_named:0", ".dev",
+                 "register: drivers/gad/gad-core.c:6 gad_register_one()"],
+                ["registers:hold_add:0", ".dev",
+                 "held: hold_del() waits for the release "
+                 "(struct hold.released)"]])
+
+            cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache", drv]
+            self.assertEqual(run(cmd).stdout, "")
+            after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(
+                [ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
+                 after.stdout.splitlines()], ["gaddrv.c:4:19"], after.stderr)
+            self.assertIn("'one_gad' (struct gad)", after.stdout)
+
+    def test_held_rows_keep_static_objects_silent(self):
+        """The corpus traps with a static i2c adapter and a static video
+        node are silent because of the shipped knowledge's held: rows:
+        read as plain registrations, both objects are reported."""
+        kb = os.path.join(os.path.dirname(MODLIFE), "kb", "owner-reads.tsv")
+        with open(kb) as f:
+            text = f.read()
+        self.assertIn("registers:i2c_add_adapter:0\t.dev\theld: ", text)
+        self.assertIn("registers:video_register_device:0\t.dev\theld: ",
+                      text)
+        traps = [os.path.join(CORPUS, d) for d in
+                 ("trap-static-i2c-adapter", "trap-static-video-device")]
+        cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache"] + traps
+        self.assertEqual(run(cmd).stdout, "")
+        with TempDir() as tmp:
+            plain = os.path.join(tmp, "kb.tsv")
+            write(plain, text.replace("\theld: ", "\tregister: "))
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=plain))
+        self.assertEqual(
+            sorted(ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
+                   res.stdout.splitlines() if "[modlife-static-object]"
+                   in ln), ["vcapnull.c:44:28", "vsmbus.c:50:27"],
+            res.stderr)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

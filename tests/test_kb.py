@@ -293,6 +293,14 @@ MODULE_LICENSE("GPL");
 """
 
 
+def warned_at(stdout, rule=None):
+    """FILE:LINE:COL (the base name) of each warning a scan printed, of
+    @rule if given, sorted."""
+    return sorted(ln.split(": warning")[0].rsplit("/", 1)[-1]
+                  for ln in stdout.splitlines()
+                  if rule is None or ln.endswith("[modlife-%s]" % rule))
+
+
 class KbTest(unittest.TestCase):
     def test_reads_copies_and_locals(self):
         with TempDir() as tmp:
@@ -416,10 +424,9 @@ EXPORT_SYMBOL(act_register);
             cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache",
                    "--rules", "all", drv]
             before = run(cmd)
-            self.assertEqual(
-                [ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
-                 before.stdout.splitlines()],
-                ["wl2usb.c:26:19", "wl2usb.c:27:22"], before.stderr)
+            self.assertEqual(warned_at(before.stdout),
+                             ["wl2usb.c:26:19", "wl2usb.c:27:22"],
+                             before.stderr)
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(after.stdout, "", after.stderr)
 
@@ -463,9 +470,8 @@ EXPORT_SYMBOL(act_register);
             cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache", drv]
             self.assertEqual(run(cmd).stdout, "")
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
-            self.assertEqual(
-                [ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
-                 after.stdout.splitlines()], ["gaddrv.c:4:19"], after.stderr)
+            self.assertEqual(warned_at(after.stdout), ["gaddrv.c:4:19"],
+                             after.stderr)
             self.assertIn("'one_gad' (struct gad)", after.stdout)
 
     def test_held_rows_keep_static_objects_silent(self):
@@ -486,11 +492,8 @@ EXPORT_SYMBOL(act_register);
             plain = os.path.join(tmp, "kb.tsv")
             write(plain, text.replace("\theld: ", "\tregister: "))
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=plain))
-        self.assertEqual(
-            sorted(ln.split(": warning")[0].rsplit("/", 1)[-1] for ln in
-                   res.stdout.splitlines() if "[modlife-static-object]"
-                   in ln), ["vcapnull.c:44:28", "vsmbus.c:50:27"],
-            res.stderr)
+        self.assertEqual(warned_at(res.stdout, "static-object"),
+                         ["vcapnull.c:44:28", "vsmbus.c:50:27"], res.stderr)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

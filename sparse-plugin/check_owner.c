@@ -400,6 +400,29 @@ static int owner_guard(struct symbol *c)
 	return 0;
 }
 
+/*
+ * A table whose owner a helper copies into another object's ("copied into
+ * struct device_driver owner": acpi_bus_register_driver()) is read as
+ * that object's is: a "-" row of the other type holds for it too
+ */
+static int copy_guard(const char *how)
+{
+	const struct kb_row *r;
+	size_t n;
+
+	if (strncmp(how, "copied into ", 12))
+		return 0;
+	how += 12;
+	n = strlen(how) > 6 ? strlen(how) - 6 : 0;
+	if (!n || strcmp(how + n, " owner"))
+		return 0;
+	for (r = owner_guards; r->c[0]; r++)
+		if (strlen(r->c[0]) == n && !strncmp(r->c[0], how, n) &&
+		    !strcmp(r->c[1], "-"))
+			return 1;
+	return 0;
+}
+
 static void owner_object(struct symbol *obj)
 {
 	struct symbol *c;
@@ -437,6 +460,8 @@ static void owner_object(struct symbol *obj)
 	guard = owner_guard(c);
 	if (guard < 0)
 		return;
+	if (!guard)
+		guard = copy_guard(how);
 	snprintf(tname, sizeof(tname), "%s", type_name(obj));
 
 	f = finding_new("missing-owner", obj->pos, sym_name(obj));

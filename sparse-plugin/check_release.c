@@ -181,20 +181,27 @@ static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
 {
 	struct symbol *base = base_object(arg), *var = expr_symbol(arg);
 	struct symbol *st = arg ? pointee_struct(arg->ctype) : NULL;
-	char key[KEYLEN] = "", k[KEYLEN + 16];
-	const char *have = addr_key(arg, key, sizeof(key));
+	char key[KEYLEN], k[KEYLEN + 16];
 
-	if (have)
+	/*
+	 * A subsystem's object (and the member it registers): its core,
+	 * not the driver core, allocates such objects
+	 */
+	if (addr_key(arg, key, sizeof(key))) {
 		registered_key(ctx, key);
+		if (path)
+			provide("registered-via:%s", key);
+	} else {
+		key[0] = 0;
+	}
 	if (path && *path && var && !is_static_object(var) && st &&
 	    st->ident)
-		have = strcpy(key, type_name(st));
+		snprintf(key, sizeof(key), "%s", type_name(st));
 	snprintf(k, sizeof(k), "%s%s", key, path ? path : "");
-	if (have && path && *path && strlen(k) < KEYLEN)
+	if (key[0] && path && *path && strlen(k) < KEYLEN) {
 		registered_key(ctx, k);
-	/* a subsystem's object: its core, not the driver core, allocates */
-	if (have && path)
-		provide("registered-via:%s", strlen(k) < KEYLEN ? k : key);
+		provide("registered-via:%s", k);
+	}
 	if (base && is_static_object(base)) {
 		snprintf(k, sizeof(k), "registered:obj:%s", sym_name(base));
 		provide_unless_exported(sym_name(ctx->fn), k);

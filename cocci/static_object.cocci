@@ -206,6 +206,8 @@ SO_ADVICE = [
 	("struct tifm_adapter", "allocate it with tifm_alloc_adapter()"),
 	("struct spmi_controller", "allocate it with spmi_controller_alloc()"),
 	("struct siox_master", "allocate it with siox_master_alloc()"),
+	("via struct device", "the subsystem that registers it has to allocate it with a release in its core code (a device this module allocates has its release in module text)"),
+	("via *", "let the subsystem's core allocate it with a release in core code (a release in this module would be module text again)"),
 	("*", "kzalloc() it and free it in its release() callback"),
 ]
 so_ns = set()		# (file, NAME): a kobject or kset whose kobj_type has

@@ -348,19 +348,19 @@ static const char *object_type(struct symbol *obj)
 }
 
 /* kb/constructors.tsv's advice for @obj ("*": a struct embedding one) */
-static const char *advice_for(struct symbol *obj, int namespaced)
+static const char *advice_for(struct symbol *obj, int namespaced, int via)
 {
 	char t[KEYLEN + 16];
 
 	snprintf(t, sizeof(t), "%s%s", namespaced ? "namespaced " : "",
 		 object_type(obj));
-	return constructor_advice(t);
+	return constructor_advice(t, via);
 }
 
 static void release_object(struct symbol *obj)
 {
 	struct finding *f;
-	int ns, nsable;
+	int ns, nsable, via;
 
 	for_each_init_leaf(obj, obj->initializer, release_leaf);
 	if (!tu.is_module || !is_own_symbol(obj) || !is_kobject_bearing(obj))
@@ -368,19 +368,31 @@ static void release_object(struct symbol *obj)
 	/* the constructors fit only kobjects and ksets without a namespace */
 	nsable = !strcmp(object_type(obj), "struct kobject") ||
 		 !strcmp(object_type(obj), "struct kset");
+	/* ns: a namespaced kobject; via: a subsystem's helper registers it */
 	for (ns = 0; ns <= nsable; ns++) {
-		f = finding_new("static-object", obj->pos, sym_name(obj));
-		f->unload = 1;
-		finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
-				sym_name(obj), type_name(obj),
-				advice_for(obj, ns));
-		finding_requires(f, "registered-static:obj:%s",
-				 sym_name(obj));
-		if (ns)
-			finding_requires(f, "ns-kobj:obj:%s", sym_name(obj));
-		else if (nsable)
-			finding_unless(f, "ns-kobj:obj:%s", sym_name(obj));
-		finding_report(f);
+		for (via = 0; via < 2; via++) {
+			f = finding_new("static-object", obj->pos,
+					sym_name(obj));
+			f->unload = 1;
+			finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
+					sym_name(obj), type_name(obj),
+					advice_for(obj, ns, via));
+			finding_requires(f, "registered-static:obj:%s",
+					 sym_name(obj));
+			if (via)
+				finding_requires(f, "registered-via:obj:%s",
+						 sym_name(obj));
+			else
+				finding_unless(f, "registered-via:obj:%s",
+					       sym_name(obj));
+			if (ns)
+				finding_requires(f, "ns-kobj:obj:%s",
+						 sym_name(obj));
+			else if (nsable)
+				finding_unless(f, "ns-kobj:obj:%s",
+					       sym_name(obj));
+			finding_report(f);
+		}
 	}
 }
 
@@ -470,7 +482,7 @@ static void empty_release(struct install *in, const char *fname)
 		f->unload = 1;
 		if (in->self) {
 			snprintf(advice, sizeof(advice), "'%s' is static: %s",
-				 sym_name(in->self), advice_for(in->self, 0));
+				 sym_name(in->self), advice_for(in->self, 0, 0));
 			finding_message(f, lead, fname, in->slot, "", advice);
 		} else if (variant) {
 			finding_message(f, lead, fname, in->slot, "",
@@ -505,7 +517,7 @@ static void module_release(struct install *in, const char *fname,
 		if (via) {
 			finding_message(f, lead, fname, in->slot,
 					" through a subsystem's helper",
-					"let the subsystem's core own the object (its allocator, where it has one, such as input_allocate_device(), releases it in core code)");
+					"the fix is the subsystem's: an allocator whose release is core code, as input_allocate_device() is for input devices");
 			finding_requires(f, "registered-via:%s", in->key);
 		} else {
 			finding_message(f, lead, fname, in->slot, "",

@@ -26,17 +26,33 @@ int api_is(const char *cls, const char *name)
 	return api_find(cls, name) != NULL;
 }
 
-/* kb/constructors.tsv's advice for an object of @type (the "*" row else) */
-const char *constructor_advice(const char *type)
+/* kb/constructors.tsv's row for exactly @type, or NULL */
+static const char *constructor_row(const char *type)
 {
 	const struct kb_row *r;
-	const char *any = "";
 
-	for (r = constructors; r->c[0]; r++) {
+	for (r = constructors; r->c[0]; r++)
 		if (!strcmp(r->c[0], type))
 			return r->c[1];
-		if (!strcmp(r->c[0], "*"))
-			any = r->c[1];
-	}
-	return any;
+	return NULL;
+}
+
+/*
+ * kb/constructors.tsv's advice for an object of @type (the "*" row
+ * else); @via: it is registered through a subsystem's helper, whose
+ * core, not the driver core, has to allocate it ("via TYPE", the type's
+ * own row, else "via *")
+ */
+const char *constructor_advice(const char *type, int via)
+{
+	char k[KEYLEN];
+	const char *a;
+
+	snprintf(k, sizeof(k), "via %s", type);
+	a = via ? constructor_row(k) : NULL;
+	if (!a)
+		a = constructor_row(type);
+	if (!a)
+		a = constructor_row(via ? "via *" : "*");
+	return a ? a : "";
 }

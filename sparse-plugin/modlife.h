@@ -232,7 +232,7 @@ struct kb_row {
 	const char *c[4];
 };
 extern const struct kb_row owner_paths[], constructors[], owner_guards[];
-const char *constructor_advice(const char *type);
+const char *constructor_advice(const char *type, int via);
 
 /* kb.c */
 const char *kb_lookup_owner(const char *type);

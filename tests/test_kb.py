@@ -302,6 +302,16 @@ def warned_at(stdout, rule=None):
 
 
 class KbTest(unittest.TestCase):
+    def knowledge(self, tree, tmp, prefix):
+        """'modlife kb' of @tree: the file and its rows (split at tabs)
+        that start with @prefix."""
+        out = os.path.join(tmp, "kb.tsv")
+        res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+        self.assertEqual(res.returncode, 0, res.stderr)
+        with open(out) as f:
+            return out, [ln.rstrip("\n").split("\t") for ln in f
+                         if ln.startswith(prefix)]
+
     def test_reads_copies_and_locals(self):
         with TempDir() as tmp:
             tree = os.path.join(tmp, "linux")
@@ -405,12 +415,7 @@ EXPORT_SYMBOL(act_register);
             write(os.path.join(d, "wl2usb.c"), WL2USB_C)
             write(os.path.join(d, "Kbuild"), "obj-m += wllib.o wlusb.o "
                   "wl2usb.o\n")
-            out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
-            self.assertEqual(res.returncode, 0, res.stderr)
-            with open(out) as f:
-                rows = [ln.rstrip("\n").split("\t") for ln in f
-                        if ln.startswith("stops:")]
+            out, rows = self.knowledge(tree, tmp, "stops:")
             keys = ["exit-cancels-wq:struct wl_dev.workqueue",
                     "exit-cancels:struct wl_dev.txdone_work",
                     "exit-stops:struct wl_dev.txstatus_timer"]
@@ -450,12 +455,7 @@ EXPORT_SYMBOL(act_register);
             write(drv, GADDRV_C)
             write(os.path.join(tree, "drivers", "gad", "Kbuild"),
                   "obj-m += gaddrv.o\n")
-            out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
-            self.assertEqual(res.returncode, 0, res.stderr)
-            with open(out) as f:
-                rows = [ln.rstrip("\n").split("\t") for ln in f
-                        if ln.startswith("registers:")]
+            out, rows = self.knowledge(tree, tmp, "registers:")
             self.assertEqual(rows, [
                 ["registers:gad_add:0", ".dev",
                  "register: drivers/gad/gad-core.c:6 gad_register_one()"],

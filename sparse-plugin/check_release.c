@@ -17,6 +17,7 @@
  */
 #include <string.h>
 #include "modlife.h"
+#include "strmap.h"
 
 
 struct install {
@@ -28,6 +29,13 @@ struct install {
 };
 static struct install *installs;
 static int ninstalls;
+
+/* objects this file hands to a subsystem's helper, and the helper */
+static struct via {
+	char key[KEYLEN];
+	const char *helper;
+} *vias;
+static int nvias, via_cap;
 
 static int kobject_bearing(struct symbol *t, int depth)
 {
@@ -106,6 +114,7 @@ static void add_install(struct symbol *fn, const char *key,
 static void release_begin_tu(void)
 {
 	ninstalls = 0;
+	nvias = 0;
 }
 
 /* a kobj_type that gives its kobjects a namespace (or their children) */
@@ -176,8 +185,28 @@ static void registered_key(struct walk_ctx *ctx, const char *key)
  * for mdiobus_register(bus)), NULL for a registration of @arg itself. A
  * pointer variable's member is keyed by its type, as "p->dev" is.
  */
+/* @key is registered by @helper, a subsystem's */
+static void note_via(const char *key, const char *helper)
+{
+	provide("registered-via:%s", key);
+	vias = xgrow(vias, &via_cap, nvias + 1, sizeof(*vias));
+	snprintf(vias[nvias].key, KEYLEN, "%s", key);
+	vias[nvias++].helper = helper;
+}
+
+/* The helper this file hands @key to, if one */
+static const char *via_helper(const char *key)
+{
+	int i;
+
+	for (i = 0; i < nvias; i++)
+		if (!strcmp(vias[i].key, key))
+			return vias[i].helper;
+	return NULL;
+}
+
 static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
-			    const char *path)
+			    const char *path, const char *helper)
 {
 	struct symbol *base = base_object(arg), *var = expr_symbol(arg);
 	struct symbol *st = arg ? pointee_struct(arg->ctype) : NULL;
@@ -190,7 +219,7 @@ static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
 	if (addr_key(arg, key, sizeof(key))) {
 		registered_key(ctx, key);
 		if (path)
-			provide("registered-via:%s", key);
+			note_via(key, helper);
 	} else {
 		key[0] = 0;
 	}
@@ -200,7 +229,7 @@ static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
 	snprintf(k, sizeof(k), "%s%s", key, path ? path : "");
 	if (key[0] && path && *path && strlen(k) < KEYLEN) {
 		registered_key(ctx, k);
-		provide("registered-via:%s", k);
+		note_via(k, helper);
 	}
 	if (base && is_static_object(base)) {
 		snprintf(k, sizeof(k), "registered:obj:%s", sym_name(base));
@@ -232,7 +261,8 @@ static void helper_registers(struct walk_ctx *ctx, struct expression *call,
 		how = kb_lookup_how(k);
 		if (!path || !how || strncmp(how, "register", 8))
 			continue;
-		mark_registered(ctx, arg, strcmp(path, "-") ? path : "");
+		mark_registered(ctx, arg, strcmp(path, "-") ? path : "",
+				name);
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -263,7 +293,7 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	FOR_EACH_PTR(call->args, arg) {
 		if (n >= row->a && n <= row->b)
-			mark_registered(ctx, arg, NULL);
+			mark_registered(ctx, arg, NULL, NULL);
 		n++;
 	} END_FOR_EACH_PTR(arg);
 }
@@ -509,14 +539,21 @@ static void module_release(struct install *in, const char *fname,
 			   const char *unless_waited)
 {
 	static const char lead[] = "%s(), the %s callback of an object this module registers%s, is module text: a reference held past unload (a get_device() of another subsystem, a child device, a delayed kobject_put()) calls freed code; %s";
+	const char *helper = via_helper(in->key);
+	char through[KEYLEN + 32];
 	struct finding *f;
-	int via;
+	int sub;
 
-	for (via = 0; via < 2; via++) {
+	/* the helper, when this file calls it: another file's is unnamed */
+	if (helper)
+		snprintf(through, sizeof(through), " through %s()", helper);
+	else
+		snprintf(through, sizeof(through),
+			 " through a subsystem's helper");
+	for (sub = 0; sub < 2; sub++) {
 		f = finding_new("module-release", in->pos, in->key);
-		if (via) {
-			finding_message(f, lead, fname, in->slot,
-					" through a subsystem's helper",
+		if (sub) {
+			finding_message(f, lead, fname, in->slot, through,
 					"the fix is the subsystem's: an allocator whose release is core code, as input_allocate_device() is for input devices");
 			finding_requires(f, "registered-via:%s", in->key);
 		} else {

@@ -210,6 +210,23 @@ class AdviceFitsTheObjectTest(unittest.TestCase):
             self.assertNotIn("leaks", got[where])
 
 
+    def test_objects_a_subsystem_helper_registers(self):
+        """A static object handed to a subsystem's helper is told the
+        subsystem's allocator; a module-text release of one names the
+        helper and does not send it to the driver core's constructors."""
+        got = messages("static-input-bug", "virtio-release-bug")
+        self.assertTrue(got["vkeys.c:16"].endswith(
+            "; allocate it with input_allocate_device()"), got["vkeys.c:16"])
+        release = got["vnull.c:116"]
+        self.assertIn("registers through register_virtio_device(), is "
+                      "module text", release)
+        self.assertTrue(release.endswith(
+            "; the fix is the subsystem's: an allocator whose release is "
+            "core code, as input_allocate_device() is for input devices"),
+            release)
+        self.assertNotIn("device_create", release)
+
+
 class TableCopiesTest(unittest.TestCase):
     def test_owner_paths(self):
         want = [r for r in kb_rows("owner-paths.tsv") if r[1] in (

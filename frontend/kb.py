@@ -52,6 +52,9 @@ STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
 GENERIC = re.compile(r":struct (%s)\." % "|".join(
     map(re.escape, paths.kb_list("generic-wrappers"))))
 MAX_ROUNDS = 6
+# an unregistration's name (i2c_del_adapter(), ntb_unregister_device())
+TEARDOWN_WORD = re.compile(r"(^|_)(del|unregister|free|%s)(_|$)" % "|".join(
+    map(re.escape, paths.kb_list("teardown-words"))))
 # registration helpers copying a "struct module *" parameter into an owner
 # (__video_register_device(): vdev->cdev->owner = owner), and callers
 # passing a nested table's owner to one (video_register_device(), an
@@ -312,18 +315,18 @@ def _file_calls(facts, tree):
     """(same-file calls {from: {to}}, exported functions {fn: where},
     stops {fn: {key}}, the file's functions {name: is static}, the
     teardown-like names the checker saw called or exported, parameters
-    handed on [kparam fact], completions {(kdone|kwait, key): fn},
+    handed on [kparam fact], completions {(kdone|kwait, key, fn)},
     functions copying an owner parameter into a cdev); _scan() appends
     whether the file is a header."""
     calls, exports, stops, defs, teardown = {}, {}, {}, {}, set()
-    params, completions, cdev_owner = [], {}, set()
+    params, completions, cdev_owner = [], set(), set()
     for x in facts:
         if x.get("k") == "kparam":
             x["where"] = "%s:%d %s()" % (os.path.relpath(x["file"], tree),
                                          x["line"], x["from"])
             params.append(x)
         elif x.get("k") in ("kdone", "kwait"):
-            completions.setdefault((x["k"], x["key"]), x["fn"])
+            completions.add((x["k"], x["key"], x["fn"]))
         elif x.get("k") == "owner_param" and x["to"] == "struct cdev":
             cdev_owner.add(x["fn"])
         if x.get("teardown"):
@@ -348,15 +351,21 @@ def _held_types(per_file):
     (a function named *release*) completes a completion of the type that
     core code waits for (i2c_adapter_dev_release() and i2c_del_adapter()
     on struct i2c_adapter.dev_released)."""
-    done, waits = {}, {}
+    done, waits = set(), {}
     for p in per_file:
-        for (k, key), fn in p[6].items():
+        for k, key, fn in p[6]:
             if k == "kdone" and "release" in fn:
-                done.setdefault(key, fn)
+                done.add(key)
             elif k == "kwait":
-                waits.setdefault(key, fn)
+                waits.setdefault(key, set()).add(fn)
+
+    def teardown_first(fn):
+        # name the unregistration (i2c_del_adapter()), not an error path
+        return (not TEARDOWN_WORD.search(fn), fn)
+
     return {key.split(".")[0]: "%s() waits for the release (%s)" % (
-        waits[key], key) for key in sorted(done) if key in waits}
+        min(waits[key], key=teardown_first), key)
+        for key in sorted(done) if key in waits}
 
 
 def _register_helpers(per_file):
@@ -364,33 +373,39 @@ def _register_helpers(per_file):
     whose object (or its member on the path) the function registers: a
     kb/api.tsv registration's argument, or handed to a function that
     registers it, in any file (exported names are one per name, static
-    ones their file's; a header's inline functions count as exported). held: why the core holds the object, if it does
-    (see _held_types(); or the function copies an owner into a cdev)."""
+    ones their file's; a header's inline functions count as exported).
+    held: why the core holds the object, if it does (see _held_types();
+    or the function copies an owner into a cdev)."""
     def node(i, defs, name):
         return (i, name) if defs.get(name) else name
 
     held_types = _held_types(per_file)
-    sinks, edges, exported = {}, [], set()
+    sinks, edges, exported, todo = {}, [], set(), []
     for i, p in enumerate(per_file):
-        exports, defs, params, cdev_owner = p[1], p[3], p[5], p[7]
-        exported |= set(exports)
+        exported |= set(p[1])
         if p[8]:
             # a header's inline functions are every module's to call
             # (video_register_device() -> __video_register_device())
-            exported |= set(defs)
+            exported |= set(p[3])
+        todo += [(x["where"], x["param"], x["arg"], x["to"], i, n)
+                 for n, x in enumerate(p[5])]
+    # in source order, whatever order the files were checked in
+    for *_, i, n in sorted(todo):
+        _, _, _, defs, _, params, _, cdev_owner, header = per_file[i]
+        x = params[n]
+        if header:
             defs = {}
-        for x in params:
-            src = (node(i, defs, x["from"]), x["param"])
-            held = held_types.get(x["type"])
-            if x["from"] in cdev_owner:
-                held = held or "%s() pins the module through its " \
-                    "cdev's owner" % x["from"]
-            if x["register"]:
-                if src not in sinks or (held and not sinks[src][2]):
-                    sinks[src] = (x["path"], x["where"], held)
-            else:
-                edges.append((src, (node(i, defs, x["to"]), x["arg"]),
-                              x["path"], held))
+        src = (node(i, defs, x["from"]), x["param"])
+        held = held_types.get(x["type"])
+        if x["from"] in cdev_owner:
+            held = held or "%s() pins the module through its cdev's " \
+                "owner" % x["from"]
+        if x["register"]:
+            if src not in sinks or (held and not sinks[src][2]):
+                sinks[src] = (x["path"], x["where"], held)
+        else:
+            edges.append((src, (node(i, defs, x["to"]), x["arg"]),
+                          x["path"], held))
     changed = True
     while changed:
         changed = False

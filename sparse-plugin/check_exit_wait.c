@@ -69,7 +69,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 		finding_report(f);
 		return;
 	}
-	if (!strcmp(name, "complete") || !strcmp(name, "complete_all")) {
+	if (api_is("complete", name)) {
 		char rel[KEYLEN + 16], done[KEYLEN + 32];
 
 		if (!type_key(first_expression(call->args), key, sizeof(key)))
@@ -80,7 +80,7 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 		implies(rel, done);
 		return;
 	}
-	if (!strncmp(name, "wait_for_completion", 19)) {
+	if (api_is("wait-completion", name)) {
 		struct wait_site *w;
 
 		if (!type_key(first_expression(call->args), key, sizeof(key)))

@@ -226,9 +226,9 @@ static void completion_use(struct walk_ctx *ctx, struct expression *call,
 			   const char *name)
 {
 	char key[KEYLEN];
-	int done = !strcmp(name, "complete") || !strcmp(name, "complete_all");
+	int done = api_is("complete", name);
 
-	if (!done && strncmp(name, "wait_for_completion", 19))
+	if (!done && !api_is("wait-completion", name))
 		return;
 	if (!type_key(first_expression(call->args), key, sizeof(key)) ||
 	    strncmp(key, "struct ", 7))

@@ -282,7 +282,7 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	 * (by the completion's own struct and member, as exit-wait keys it:
 	 * the waiter may reach it through another container)
 	 */
-	if (!strncmp(name, "wait_for_completion", 19) &&
+	if (api_is("wait-completion", name) &&
 	    type_key(first_expression(call->args), key, sizeof(key)))
 		provide("waited:%s", key);
 	static_users(call, name);
@@ -485,7 +485,7 @@ static struct expression *tail_call(struct statement *stmt)
 	name = callee_name(callee);
 	if (!name)
 		return NULL;
-	if (!strcmp(name, "complete") || !strcmp(name, "complete_all"))
+	if (api_is("complete", name))
 		return e;
 	if (!strcmp(name, "module_put") &&
 	    is_this_module(first_expression(e->args)))

@@ -6,18 +6,19 @@ import fnmatch
 import glob
 import os
 import re
+import sys
 import unittest
 
 from util import ROOT, SPARSE, TempDir, run, write
 
+sys.path.insert(0, ROOT)
+from frontend import paths  # noqa: E402
+
 
 def api():
     rows = {}
-    with open(os.path.join(ROOT, "kb", "api.tsv")) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                cls, name = line.rstrip("\n").split("\t")[:2]
-                rows.setdefault(cls, []).append(name)
+    for cls, name in paths.kb_api():
+        rows.setdefault(cls, []).append(name)
     return rows
 
 

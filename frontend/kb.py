@@ -285,8 +285,8 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
             facts = sparse_engine.parse(lines)
             if err:
                 failed += 1
-            per_file.append(_file_calls(facts, tree) +
-                            (futs[fut].endswith(".h"),))
+            per_file.append(_file_calls(facts, tree,
+                                        futs[fut].endswith(".h")))
             for x in facts:
                 if x.get("k") == "owner_arg":
                     args.add((x["callee"], x["param"], x["from"],
@@ -311,13 +311,13 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
     return failed
 
 
-def _file_calls(facts, tree):
+def _file_calls(facts, tree, header):
     """(same-file calls {from: {to}}, exported functions {fn: where},
     stops {fn: {key}}, the file's functions {name: is static}, the
     teardown-like names the checker saw called or exported, parameters
     handed on [kparam fact], completions {(kdone|kwait, key, fn)},
-    functions copying an owner parameter into a cdev); _scan() appends
-    whether the file is a header."""
+    functions copying an owner parameter into a cdev, whether the file is
+    a header)."""
     calls, exports, stops, defs, teardown = {}, {}, {}, {}, set()
     params, completions, cdev_owner = [], set(), set()
     for x in facts:
@@ -343,7 +343,13 @@ def _file_calls(facts, tree):
                 and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
     return (calls, exports, stops, defs, teardown, params, completions,
-            cdev_owner)
+            cdev_owner, header)
+
+
+def _node(i, defs, name):
+    """A function of file i: a static one is its file's, others are one
+    per name."""
+    return (i, name) if defs.get(name) else name
 
 
 def _held_types(per_file):
@@ -376,9 +382,6 @@ def _register_helpers(per_file):
     ones their file's; a header's inline functions count as exported).
     held: why the core holds the object, if it does (see _held_types();
     or the function copies an owner into a cdev)."""
-    def node(i, defs, name):
-        return (i, name) if defs.get(name) else name
-
     held_types = _held_types(per_file)
     sinks, edges, exported, todo = {}, [], set(), []
     for i, p in enumerate(per_file):
@@ -395,7 +398,7 @@ def _register_helpers(per_file):
         x = params[n]
         if header:
             defs = {}
-        src = (node(i, defs, x["from"]), x["param"])
+        src = (_node(i, defs, x["from"]), x["param"])
         held = held_types.get(x["type"])
         if x["from"] in cdev_owner:
             held = held or "%s() pins the module through its cdev's " \
@@ -404,7 +407,7 @@ def _register_helpers(per_file):
             if src not in sinks or (held and not sinks[src][2]):
                 sinks[src] = (x["path"], x["where"], held)
         else:
-            edges.append((src, (node(i, defs, x["to"]), x["arg"]),
+            edges.append((src, (_node(i, defs, x["to"]), x["arg"]),
                           x["path"], held))
     changed = True
     while changed:
@@ -430,19 +433,15 @@ def _stop_helpers(per_file, teardown):
     rt2x00lib_remove_dev(), free_rtllib() -> rtllib_softmac_free() in
     another file of the module). Other calls are not followed: what
     msleep() stops on the way means nothing to a caller."""
-    def node(i, defs, name):
-        # a static function is its file's; others are one per name
-        return (i, name) if defs.get(name) else name
-
     keys, preds, where = {}, {}, {}
     for i, (calls, exports, stops, defs, *_) in enumerate(per_file):
         for fn, k in stops.items():
-            keys.setdefault(node(i, defs, fn), set()).update(k)
+            keys.setdefault(_node(i, defs, fn), set()).update(k)
         for fn, tos in calls.items():
-            src = node(i, defs, fn)
+            src = _node(i, defs, fn)
             for to in tos:
                 if to in defs or to in teardown:
-                    preds.setdefault(node(i, defs, to), set()).add(src)
+                    preds.setdefault(_node(i, defs, to), set()).add(src)
         for fn, w in exports.items():
             where[fn] = w
     todo = list(keys)

@@ -6,7 +6,7 @@ file in place."""
 import os
 import tempfile
 
-from . import paths
+from . import fswalk, paths
 
 SUBJECTS = {}
 
@@ -60,6 +60,8 @@ class Verifier:
         into the tree)."""
         from .baseline import tree_path
         path = os.path.abspath(path)
+        if path.endswith(".h"):
+            return self._header(path, new, rules)
         with tempfile.TemporaryDirectory(prefix="modlife-verify-") as tmp:
             # the same path suffix: own-file keys stay what they were
             target = os.path.join(tmp, tree_path(path))
@@ -75,5 +77,63 @@ class Verifier:
                 return None
             now = {_key(f) for f in result["findings"]
                    if os.path.abspath(f["file"]) == path}
+        return [f for f in self.before.get(path, [])
+                if f["rule"] in rules and _key(f) in now]
+
+    def _header(self, path, new, rules):
+        """remaining() for a module's own header: the sources beside it
+        are parsed from copies that stand beside the fixed text (and the
+        directory's other headers), so their quote includes find it."""
+        from .baseline import tree_path
+        d = os.path.dirname(path)
+        try:
+            names = sorted(os.listdir(d))
+        except OSError:
+            return None
+        here = [os.path.join(d, n) for n in names]
+        sources = [p for p in here if p.endswith(".c") and
+                   not p.endswith(".mod.c") and os.path.isfile(p)]
+        if not sources:
+            return None
+        with tempfile.TemporaryDirectory(prefix="modlife-verify-") as tmp:
+            # the same path suffix: own-file keys stay what they were
+            mirror = os.path.join(tmp, os.path.dirname(tree_path(path)))
+            os.makedirs(mirror)
+            sub = {}
+            try:
+                for p in here:
+                    if p == path or not p.endswith((".c", ".h")) or \
+                            not os.path.isfile(p):
+                        continue
+                    with fswalk.open_regular(p) as f:
+                        data = f.read(fswalk.MAX_SOURCE + 1)
+                    if len(data) > fswalk.MAX_SOURCE:
+                        return None
+                    target = os.path.join(mirror, os.path.basename(p))
+                    with open(target, "wb") as f:
+                        f.write(data)
+                    if p in sources:
+                        sub[p] = target
+            except OSError:
+                return None
+            fixed = os.path.join(mirror, os.path.basename(path))
+            with open(fixed, "wb") as f:
+                f.write(new)
+            scanner = self.make()
+            files = scanner.module_files(sources)
+            scanner.substitute = {p: t for p, t in sub.items()
+                                  if p in files}
+            if not scanner.substitute:
+                return None
+            result = scanner.scan(files)
+            mine = set(scanner.substitute) | {path, fixed}
+            if any(os.path.abspath(e["file"]) in mine
+                   for e in result["errors"]) or \
+                    not scanner.stats["checked"]:
+                return None
+            # the fixed text's findings, and the file's own if another
+            # source still reads it
+            now = {_key(f) for f in result["findings"]
+                   if os.path.abspath(f["file"]) in (path, fixed)}
         return [f for f in self.before.get(path, [])
                 if f["rule"] in rules and _key(f) in now]

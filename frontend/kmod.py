@@ -6,6 +6,8 @@ import fnmatch
 import os
 import struct
 
+from . import fswalk
+
 
 class ModuleError(Exception):
     pass
@@ -87,7 +89,7 @@ def softdeps_pre(path):
 def index(moddir):
     """Module name -> file, over a /lib/modules/RELEASE tree."""
     found = {}
-    for root, _dirs, files in os.walk(moddir):
+    for root, _dirs, files in fswalk.walk(moddir):
         for f in files:
             if f.endswith(".ko"):
                 found.setdefault(_norm(f[:-3]), os.path.join(root, f))

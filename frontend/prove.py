@@ -10,10 +10,11 @@ release matches KDIR, with the module, its dependencies from the image
 and the holding module in an initramfs."""
 import os
 import shutil
+import stat
 import sys
 import tempfile
 
-from . import initramfs, kmod, provenv, qemu, scenarios
+from . import fswalk, initramfs, kmod, provenv, qemu, scenarios
 from .provenv import ProveError
 
 APPLETS = ("sh", "mount", "insmod", "rmmod", "cat", "echo", "sleep", "find",
@@ -43,11 +44,73 @@ def _kconfig_options(src):
             ["KCFLAGS=" + " ".join("-D%s_MODULE=1" % s for s in syms)])
 
 
+# build products of an earlier build are not copied
+_NOT_COPIED = ("*.o", "*.ko", ".*.cmd")
+
+
+def _copy_file(path, dest):
+    """A regular file's bytes, mode and times; opened without blocking
+    and checked once open, so a FIFO put in its place is refused, not
+    waited on."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        with open(fd, "rb", closefd=False) as f, open(dest, "wb") as out:
+            shutil.copyfileobj(f, out)
+    finally:
+        os.close(fd)
+    os.chmod(dest, stat.S_IMODE(st.st_mode))
+    os.utime(dest, ns=(st.st_atime_ns, st.st_mtime_ns))
+    return True
+
+
+def copy_module(src, dest):
+    """src's directories, regular files and symbolic links (as links) into
+    dest, as shutil.copytree(symlinks=True) would, without recursion; a
+    FIFO, socket or device is refused (ProveError): a FIFO would block
+    the copy, and a module's sources hold none."""
+    from .report import display
+    ignore = shutil.ignore_patterns(*_NOT_COPIED)
+
+    def refuse(path, why):
+        raise ProveError("%s: %s: a module directory holds only files, "
+                         "directories and links" % (display(path), why))
+
+    def fail(e):
+        refuse(e.filename or src, "cannot read it: %s" % e.strerror)
+    os.makedirs(dest)
+    for root, dirs, files in fswalk.walk(src, onerror=fail):
+        out = os.path.join(dest, os.path.relpath(root, src))
+        skip = ignore(root, dirs + files)
+        dirs[:] = [d for d in dirs if d not in skip]
+        for name in sorted(dirs + files):
+            if name in skip:
+                continue
+            path, to = os.path.join(root, name), os.path.join(out, name)
+            try:
+                mode = os.lstat(path).st_mode
+                if stat.S_ISLNK(mode):
+                    os.symlink(os.readlink(path), to)
+                    if name in dirs:
+                        dirs.remove(name)   # as os.walk: not entered
+                elif stat.S_ISDIR(mode):
+                    os.mkdir(to)    # writable: the build writes there
+                elif not (stat.S_ISREG(mode) and _copy_file(path, to)):
+                    refuse(path, "not a regular file (%s)" % (
+                        "a FIFO" if stat.S_ISFIFO(mode) else "a socket"
+                        if stat.S_ISSOCK(mode) else "a device"
+                        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                        else "its type changed"))
+            except OSError as e:
+                refuse(path, "cannot copy it: %s" % (e.strerror or e))
+
+
 def build(src, kdir, work):
     """Build a module directory's copy; {module name: (.ko, sources)}."""
     dest = os.path.join(work, "build")
-    shutil.copytree(src, dest, symlinks=True,
-                    ignore=shutil.ignore_patterns("*.o", "*.ko", ".*.cmd"))
+    copy_module(src, dest)
     res = provenv.run(["make", "-C", kdir, "M=" + dest] +
                        _kconfig_options(src) + ["modules"])
     if res.returncode:
@@ -55,7 +118,7 @@ def build(src, kdir, work):
         raise ProveError("%s does not build against %s: %s" % (
             src, kdir, (err or res.stderr.strip().splitlines() or ["?"])[0]))
     out = {}
-    for root, _dirs, files in os.walk(dest):
+    for root, _dirs, files in fswalk.walk(dest):
         for f in files:
             if not f.endswith(".ko"):
                 continue
@@ -99,7 +162,7 @@ def scenarios_for(findings):
     return [s for s in scenarios.SCENARIOS if s in want]
 
 
-def _initrd(path, target, deps, hold_ko, bb, scenario, wait):
+def _initrd(path, target, deps, hold_ko, bb, scenario, wait, token):
     a = initramfs.Archive()
     for d in ("bin", "dev", "proc", "sys", "tmp", "lib", "lib/deps"):
         a.directory(d)
@@ -107,9 +170,9 @@ def _initrd(path, target, deps, hold_ko, bb, scenario, wait):
         a.file("bin/busybox", f.read(), 0o755)
     for app in APPLETS:
         a.symlink("bin/" + app, "busybox")
-    a.file("init", scenarios.init_script().encode(), 0o755)
+    a.file("init", scenarios.init_script(token).encode(), 0o755)
     a.file("scenario", scenarios.scenario_script(
-        scenario, target.module, wait).encode(), 0o755)
+        scenario, target.module, token, wait).encode(), 0o755)
     names = []
     for i, dep in enumerate(deps):
         name = "%03d-%s" % (i, os.path.basename(dep))
@@ -142,11 +205,13 @@ class Prover:
     def run(self, target, scenario):
         """One boot: {'scenario','module','verdict','why','report'}."""
         work = tempfile.mkdtemp(prefix="modlife-prove-")
+        # the guest script's marks carry it; the module cannot print it
+        token = scenarios.new_token()
         try:
             deps = kmod.closure([target.ko], self.kernel.moddir)
             initrd = os.path.join(work, "initrd.gz")
             _initrd(initrd, target, deps, self.hold, self.busybox,
-                    scenario, self.wait)
+                    scenario, self.wait, token)
             self.progress("%s: %s scenario, booting %s%s" % (
                 target.label, scenario, self.kernel.release,
                 " (kvm)" if self.kvm else ""))
@@ -158,7 +223,8 @@ class Prover:
                     "verdict": "error", "why": str(e), "report": []}
         finally:
             shutil.rmtree(work, ignore_errors=True)
-        verdict, why, report = scenarios.verdict(scenario, console, finished)
+        verdict, why, report = scenarios.verdict(scenario, console, finished,
+                                                 token)
         if verdict == "no scenario" or why.startswith("the module did not"):
             why += _parameter_hint(target)
         return {"scenario": scenario, "module": target.module,
@@ -226,15 +292,14 @@ def targets_from(paths_, kdir, work, scan_findings, source=None,
 
 
 def print_text(results, targets, out):
-    from .report import finding_text, proof_text
-    from .staging import display as d
+    from .report import display as d, finding_text, lead, proof_text
     for t in targets:
         for f in t.findings:
             finding_text(f, out)
             proof_text(dict(f, proof=dict(f["proof"], report=[])), out)
     for r in results:
         out.write("%s: %s scenario: %s: %s\n" % (
-            d(r["label"]), r["scenario"], r["verdict"], d(r["why"])))
+            lead(r["label"]), r["scenario"], r["verdict"], d(r["why"])))
         for ln in r["report"]:
             out.write("    | %s\n" % d(ln))
 

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Output formats: gcc-style text, JSON and SARIF 2.1.0."""
+"""Output formats: gcc-style text, JSON, SARIF 2.1.0 and GitLab code
+quality."""
 import json
 import os
 import re
 import urllib.parse
 
-from . import VERSION, paths
+from . import VERSION, paths, staging
 from .modules import REASONS
 from .rules import RULES, doc_page
-from .staging import display
+
+# one escaping of names and messages for every output (staging.py)
+display = staging.display
+lead = staging.lead
 
 
 def text(result, out, err):
@@ -18,7 +22,7 @@ def text(result, out, err):
     for s in result.get("skipped", []):
         if s.get("named"):
             err.write("%s: note: not checked: %s (%s)\n" % (
-                d(s["file"]), s["reason"], REASONS.get(s["reason"], "")))
+                lead(s["file"]), s["reason"], REASONS.get(s["reason"], "")))
     for f in result["findings"]:
         finding_text(f, out)
         if "proof" in f:
@@ -26,21 +30,21 @@ def text(result, out, err):
     for f in result.get("fixed", []):
         # REV's line: the finding a change took away
         out.write("%s:%d:%d: note: fixed: %s [modlife-%s]\n" % (
-            d(f["file"]), f["line"], f["column"], d(f["message"]),
+            lead(f["file"]), f["line"], f["column"], d(f["message"]),
             f["rule"]))
     for e in result["errors"]:
         msg = d(e["message"])
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
-            err.write("%s:%s\n" % (d(e["file"]), msg))
+            err.write("%s:%s\n" % (lead(e["file"]), msg))
         elif re.match(r"^\S+:\d+:\d+: error: ", msg):     # in a header
-            err.write("%s: %s\n" % (d(e["file"]), msg))
+            err.write("%s: %s\n" % (lead(e["file"]), msg))
         else:
-            err.write("%s: error: %s\n" % (d(e["file"]), msg))
+            err.write("%s: error: %s\n" % (lead(e["file"]), msg))
 
 
 def finding_text(f, out):
     out.write("%s:%d:%d: %s: %s [modlife-%s]\n" % (
-        display(f["file"]), f["line"], f["column"], f["severity"],
+        lead(f["file"]), f["line"], f["column"], f["severity"],
         display(f["message"]), f["rule"]))
 
 
@@ -49,11 +53,37 @@ def proof_text(f, out):
     first report lines."""
     p = f["proof"]
     out.write("%s:%d:%d: note: %s%s: %s\n" % (
-        display(f["file"]), f["line"], f["column"], p["verdict"],
+        lead(f["file"]), f["line"], f["column"], p["verdict"],
         " (the module's %s scenario)" % p["scenario"]
         if p.get("scope") == "module" else "", display(p["why"])))
     for ln in p.get("report", []):
         out.write("    | %s\n" % display(ln))
+
+
+def dump_json(doc, out, **kw):
+    """JSON, ASCII whatever a name holds (so valid UTF-8 too), with '##['
+    written '##\\u005b': the same string to a JSON reader, and no
+    workflow command when the report is shown in a job's log."""
+    out.write(json.dumps(doc, ensure_ascii=True, **kw)
+              .replace("##[", "##\\u005b") + "\n")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _strict(obj):
+    """obj with the surrogates of its strings (os.fsdecode()'s bytes that
+    are not UTF-8) written as display() writes them: SARIF and GitLab's
+    readers want Unicode scalar values only."""
+    if isinstance(obj, str):
+        return _SURROGATE.sub(lambda m: staging.display(m.group(0))
+                              if 0xdc80 <= ord(m.group(0)) <= 0xdcff
+                              else "\\u%04x" % ord(m.group(0)), obj)
+    if isinstance(obj, dict):
+        return {_strict(k): _strict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_strict(v) for v in obj]
+    return obj
 
 
 def _skipped(result):
@@ -67,8 +97,9 @@ def as_json(result, out, err):
         doc["skipped"] = _skipped(result)
     if "fixed" in result:
         doc["fixed"] = result["fixed"]
-    json.dump(doc, out, indent=2, sort_keys=True)
-    out.write("\n")
+    # names exact: a byte that is not UTF-8 is the \udcNN escape of
+    # os.fsdecode(), which os.fsencode() turns back into the byte
+    dump_json(doc, out, indent=2, sort_keys=True)
 
 
 def _help_text(rule):
@@ -85,6 +116,12 @@ def _help_text(rule):
 def _file_uri(path):
     """An absolute file: URI, percent-encoded from the path's bytes."""
     return "file://" + urllib.parse.quote(os.fsencode(os.path.abspath(path)))
+
+
+def _dir_uri(path):
+    """A directory's file: URI, ending in one '/' (file:/// for /)."""
+    uri = _file_uri(path)
+    return uri if uri.endswith("/") else uri + "/"
 
 
 def _location(path):
@@ -109,7 +146,7 @@ def sarif(result, out, err):
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "runs": [{
             "originalUriBaseIds": {"%SRCROOT%": {
-                "uri": _file_uri(os.getcwd()) + "/"}},
+                "uri": _dir_uri(os.getcwd())}},
             "tool": {"driver": {
                 "name": "modlife",
                 "version": VERSION,
@@ -156,8 +193,7 @@ def sarif(result, out, err):
             }],
         }],
     }
-    json.dump(doc, out, indent=2)
-    out.write("\n")
+    dump_json(_strict(doc), out, indent=2)
 
 
 def codequality(result, out, err):
@@ -178,8 +214,7 @@ def codequality(result, out, err):
             "location": {"path": os.path.relpath(os.path.abspath(f["file"])),
                          "lines": {"begin": f["line"]}},
         })
-    json.dump(doc, out, indent=2)
-    out.write("\n")
+    dump_json(_strict(doc), out, indent=2)
 
 
 FORMATS = {"text": text, "json": as_json, "sarif": sarif,

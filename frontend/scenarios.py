@@ -5,7 +5,9 @@ the guest, and what the console says about it.
 Each boot runs one scenario on one module. The guest's init prints lines
 starting with MARK; the kernel prints its reports (an oops, BUG:, a hung
 task) on the same console, so the order of both says whether a fault came
-after the module was unloaded, which is what proves the finding.
+after the module was unloaded, which is what proves the finding. The
+module under test prints on that console too: each boot's marks carry a
+token of its own, made on the host (mark()), and only those count.
 
   owner    open the device nodes and debugfs files the module created,
            rmmod, then close them: without an owner rmmod succeeds and the
@@ -20,12 +22,26 @@ after the module was unloaded, which is what proves the finding.
 """
 import os
 import re
+import secrets
 import shlex
 
 from . import paths
 
 MARK = "@@modlife"
 SCENARIOS = ("owner", "hold", "pending")
+
+
+def new_token():
+    """A boot's token: what the module under test cannot print, as it
+    cannot guess it."""
+    return secrets.token_hex(8)
+
+
+def mark(token):
+    """What begins a boot's marks: MARK, and its token."""
+    if not re.fullmatch(r"[0-9a-f]{8,64}", token or ""):
+        raise ValueError("a token is 8 to 64 hex digits")
+    return MARK + "-" + token
 
 # What a kernel report looks like on the console (x86 and generic).
 _REPORT = re.compile(
@@ -58,19 +74,19 @@ mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mkdir -p /tmp
 echo 4 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
-echo "@@modlife boot"
+echo "@MARK@ boot"
 for m in $(cat /deps); do
-	insmod "/lib/deps/$m" || echo "@@modlife dep-failed $m"
+	insmod "/lib/deps/$m" || echo "@MARK@ dep-failed $m"
 done
 sh /scenario
-echo "@@modlife end"
+echo "@MARK@ end"
 sync
 poweroff -f
 """
 
 # Runs as a child of init: an oops kills this shell, never init.
 _COMMON = r"""
-say() { echo "@@modlife $*"; }
+say() { echo "$MARK $*"; }
 snap() {
 	find /dev -xdev > /tmp/$1.dev 2>/dev/null
 	find /sys/kernel/debug -xdev -type f > /tmp/$1.dbg 2>/dev/null
@@ -182,24 +198,30 @@ say "waited"
 _BODY = {"owner": _OWNER, "hold": _HOLD, "pending": _PENDING}
 
 
-def init_script():
-    return _INIT
+def init_script(token):
+    return _INIT.replace("@MARK@", mark(token))
 
 
-def scenario_script(scenario, module, wait=6):
+def scenario_script(scenario, module, token, wait=6):
     # the name comes from the module file (its Makefile): quoted
-    head = "MOD=%s\nWAIT=%d\n" % (shlex.quote(module), int(wait))
+    head = "MOD=%s\nWAIT=%d\nMARK=%s\n" % (shlex.quote(module), int(wait),
+                                            mark(token))
     return "#!/bin/sh\n" + head + _COMMON + _BODY[scenario]
 
 
-def _events(console):
-    """(kind, text) in console order: ("mark", words) or ("report", line)."""
+def _events(console, token):
+    """(kind, text) in console order: ("mark", words) or ("report", line).
+    A mark is the boot's: it carries the token made on the host for this
+    boot, which a module printing a fixed text cannot know.  It may
+    follow the firmware's output on the first line (the serial console
+    does not always start a new line for it)."""
+    lead = mark(token) + " "
     out = []
     for raw in console.splitlines():
         line = _NOISE.sub("", raw.rstrip("\r"))
-        at = line.find(MARK + " ")
-        if at >= 0:     # after the firmware's escape sequences, too
-            out.append(("mark", line[at + len(MARK) + 1:].strip()))
+        at = line.find(lead)
+        if at >= 0:
+            out.append(("mark", line[at + len(lead):].strip()))
         elif _REPORT.search(line):
             out.append(("report", line))
     return out
@@ -209,9 +231,10 @@ _KEEP = re.compile(r"^(RIP: |CPU: \d+ PID: |Oops: |INFO: task |\s*\S+\+0x"
                    r"[0-9a-f]+/0x[0-9a-f]+( \[\S+\])?$|Modules linked in)")
 
 
-def _report_lines(console, first):
+def _report_lines(console, first, token):
     """The report's first line, then the lines a maintainer reads first
     (Oops, the task, RIP, the first calls), up to 8."""
+    lead = mark(token) + " "
     lines = [_NOISE.sub("", ln.rstrip("\r")) for ln in console.splitlines()]
     try:
         i = lines.index(first)
@@ -219,7 +242,7 @@ def _report_lines(console, first):
         return [first]
     keep = [first]
     for ln in lines[i + 1:i + 80]:
-        if MARK in ln:
+        if lead in ln:
             break
         if _KEEP.match(ln) and not ln.lstrip().startswith("?"):
             keep.append(ln)
@@ -228,10 +251,10 @@ def _report_lines(console, first):
     return keep
 
 
-def verdict(scenario, console, finished):
+def verdict(scenario, console, finished, token):
     """('proven' | 'not reproduced' | 'no scenario' | 'error', why,
-    report lines) for one boot's console."""
-    ev = _events(console)
+    report lines) for one boot's console, whose marks carry token."""
+    ev = _events(console, token)
     marks = [t for k, t in ev if k == "mark"]
     if "boot" not in marks:
         last = [ln.strip() for ln in console.splitlines() if ln.strip()]
@@ -258,7 +281,7 @@ def verdict(scenario, console, finished):
             unloaded = True
         elif kind == "report" and not unloaded:
             return ("error", "the kernel reported a fault before the "
-                    "unload: " + text, _report_lines(console, text))
+                    "unload: " + text, _report_lines(console, text, token))
     rm = [m for m in marks if m.startswith("rmmod ")]
     hung = "rmmod hung" in marks
     after = [t for k, t in ev if k == "report"]
@@ -267,7 +290,7 @@ def verdict(scenario, console, finished):
         if "rmmod finished after drop" in marks:
             why += " and finished when it was dropped"
         hung_lines = [t for t in after if t.startswith("INFO: task")]
-        return ("proven", why, _report_lines(console, hung_lines[0])
+        return ("proven", why, _report_lines(console, hung_lines[0], token)
                 if hung_lines else [])
     if after:
         opened = [m[7:] for m in marks if m.startswith("opened ")]
@@ -276,7 +299,7 @@ def verdict(scenario, console, finished):
                 "hold": "dropping the reference after the unload",
                 "pending": "waiting after the unload"}[scenario]
         return ("proven", "rmmod succeeded; %s faulted: %s"
-                % (when, after[0]), _report_lines(console, after[0]))
+                % (when, after[0]), _report_lines(console, after[0], token))
     if not finished:
         return ("error", "the guest did not finish before the time limit "
                 "(last step: %s)" % (marks[-1] if marks else "none"), [])

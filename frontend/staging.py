@@ -10,6 +10,7 @@ Paths in spatch's output are mapped back to the inputs' own.
 """
 import os
 import re
+import unicodedata
 import shutil
 
 PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z")
@@ -53,20 +54,43 @@ class Staged:
         return self._re.sub(lambda m: show(self.original[m.group(0)]), text)
 
 
+# Characters a terminal or a log view acts on, or shows out of order or
+# not at all: C1 controls (U+009B is a CSI), bidi overrides, isolates and
+# marks, the other invisible format characters, line and paragraph
+# separators, and surrogates a string may still hold.
+_HIDDEN = ("Cc", "Cf", "Zl", "Zp", "Cs")
+
+
+def _escape(ch):
+    o = ord(ch)
+    if 0xdc80 <= o <= 0xdcff:           # os.fsdecode() of a stray byte
+        return "\\x%02x" % (o - 0xdc00)
+    if o < 0x80:
+        return "\\x%02x" % o if o < 0x20 and ch != "\t" or o == 0x7f \
+            else ch
+    if unicodedata.category(ch) not in _HIDDEN:
+        return ch
+    return "\\u%04x" % o if o <= 0xffff else "\\U%08x" % o
+
+
 def display(text):
     """text with control characters (a newline in a file name) and bytes
-    that were not UTF-8 written as \\xNN escapes: one report line stays
-    one line, and the output stays valid UTF-8."""
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if 0xdc80 <= o <= 0xdcff:       # os.fsdecode() of a stray byte
-            out.append("\\x%02x" % (o - 0xdc00))
-        elif o < 0x20 and ch != "\t" or o == 0x7f:
-            out.append("\\x%02x" % o)
-        else:
-            out.append(ch)
-    return "".join(out)
+    that were not UTF-8 written as \\xNN escapes, and the other
+    characters of _HIDDEN as \\uNNNN: one report line stays one line,
+    shows what it holds, and the output stays valid UTF-8.  A GitHub
+    Actions runner reads '##[' anywhere in a line as a workflow command
+    (its older form): the '[' is written as \\x5b."""
+    return "".join(_escape(ch) for ch in text).replace("##[", "##\\x5b")
+
+
+def lead(path):
+    """display(path) at the start of a report line. A line that begins
+    with '::' (after blanks) is a GitHub Actions workflow command in a
+    job's log ('::error file=...::', '::add-mask::', '::stop-commands::'):
+    such a name (a relative one: an absolute name begins with '/') is
+    written as ./NAME."""
+    shown = display(path)
+    return "./" + shown if shown.lstrip().startswith("::") else shown
 
 
 def shown_path(path, cwd=None):

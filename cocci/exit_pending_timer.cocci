@@ -34,12 +34,12 @@
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 // Prefilter: module_exit | module_platform_driver; del_timer | timer_delete | timer_shutdown | hrtimer_try_to_cancel
-// Prefilter-re: ^(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\([^;{]*\)\s*\{(?:[^\n]*\n(?!\}))*?[^\n]*?\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\(
+// Prefilter-re: ^(?>(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\()))
 // Prefilter-and: \bmodule_exit\s*\(\s*@f@\s*\)
-// Prefilter-re: ^(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\([^;{]*\)\s*\{(?:[^\n]*\n(?!\}))*?[^\n]*?\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\(
+// Prefilter-re: ^(?>(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\()))
 // Prefilter-and: \.remove\w*\s*=\s*&?\s*@f@\b
-// Prefilter-re: ^(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\([^;{]*\)\s*\{(?:[^\n]*\n(?!\}))*?[^\n]*?\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\(
-// Prefilter-and: ^(?:\w[^\n;]*?\b)?(?P<e>\w+)\s*\([^;{]*\)\s*\{(?:[^\n]*\n(?!\}))*?[^\n]*?\b@f@\s*\(
+// Prefilter-re: ^(?>(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\()))
+// Prefilter-and: ^(?>(?:\w[^\n;]*?\b)?(?P<e>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b@f@\s*\()))
 // Prefilter-and: \bmodule_exit\s*\(\s*@e@\s*\)
 // Keywords: del_timer, del_timer_sync, hrtimer_cancel, module_exit, remove
 

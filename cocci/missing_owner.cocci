@@ -23,7 +23,7 @@
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 // Prefilter: module_exit; file_operations | block_device_operations
-// Prefilter-re: \bstruct\s+(?:file_operations|block_device_operations)\s+(?P<i>\w+)(?:\s+__\w+(?:\([^()]*\))?)*\s*=\s*\{(?:/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+|"(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+\'|\{[^{}]*\}|[^{}"'/.]|/(?![*/])|\.(?!\s*owner\b))*\}
+// Prefilter-re: \bstruct\s+(?:file_operations|block_device_operations)\s+(?P<i>\w+)(?:\s+__\w+(?:\([^()]*\))?)*\s*=\s*\{(?:/\*(?:[^*s]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b)|\*(?!/))*+(?:\*/|(?=struct\b))|//(?:[^\ns]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b))*+|"(?:[^"\\\ns]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b)|\\.)*+(?:"|(?=struct\b))|'(?:[^'\\\ns]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b)|\\.)*+(?:'|(?=struct\b))|\{(?:[^{}s]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b))*+(?:\}|(?=struct\b))|[^{}"'/.s]++|\Bs|s(?!truct\s+(?:file_operations|block_device_operations)\b)|/(?![*/])|\.(?!\s*owner\b))*+(?:\}|(?=struct\b))
 // Prefilter-and: &\s*@i@\b
 // Keywords: owner, THIS_MODULE, module unload
 

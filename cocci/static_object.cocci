@@ -42,9 +42,9 @@
 // Options: --no-includes --include-headers
 // Prefilter: module_exit; device_register | device_add | platform_add_devices | kobject_add | kobject_init_and_add | kset_register
 // Prefilter-re: \b(?:device_register|device_add|platform_device_register|platform_device_add|kset_register|kobject_init_and_add|kobject_add)\s*\(\s*&\s*(?P<n>\w+)\s*[.,)]
-// Prefilter-and: \bstatic\b[^;=(){}]*\b@n@\b[^;={}]*[=;]
-// Prefilter-re: \bcdev_device_add\s*\([^;]*?,\s*&\s*(?P<n>\w+)\s*\.
-// Prefilter-and: \bstatic\b[^;=(){}]*\b@n@\b[^;={}]*[=;]
+// Prefilter-and: (?<![^;=(){}])(?>(?:[^;=(){}\w]++|\w++)*?\bstatic\b)(?>(?:[^;=(){}\w]++|\w++)*?\b@n@\b)[^;=(){}]*+[=;()]
+// Prefilter-re: \bcdev_device_add\s*\((?:[^;,\w]++|,|(?!cdev_device_add\s*\()\w++)*?,\s*&\s*(?P<n>\w+)\s*\.
+// Prefilter-and: (?<![^;=(){}])(?>(?:[^;=(){}\w]++|\w++)*?\bstatic\b)(?>(?:[^;=(){}\w]++|\w++)*?\b@n@\b)[^;=(){}]*+[=;()]
 // Prefilter-re: \bplatform_add_devices\s*\(
 // Keywords: static, platform_device, kobject, release, module unload
 

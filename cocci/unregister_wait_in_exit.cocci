@@ -36,7 +36,7 @@
 // Options: --no-includes --include-headers
 // Prefilter: module_exit; _unregister_wait | wait_for_completion
 // Prefilter-re: \b\w+_unregister_wait\s*\(
-// Prefilter-re: (?:\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\((?:[^\n]*\n(?!\}))*?[^\n]*?\bwait_for_completion|\bwait_for_completion(?:[^\n]*\n(?!\}))*?[^\n]*?\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\()
+// Prefilter-re: (?:\A|^(?=\}))(?:(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\()(?:[^\w\n]++|\w++|\n(?!\}))*?\bwait_for_completion|(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\bwait_for_completion)(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\()
 // Keywords: unregister, wait_for_completion, release, rmmod, deadlock
 
 virtual patch

@@ -3,8 +3,11 @@
 option's type, where it is defined, what it depends on (its own "depends
 on" and the "if"/"menu"/"choice" blocks it is sourced under) and selects,
 literal defaults of int/hex/string options; and KDIR's .config."""
+import io
 import os
 import re
+
+from . import fswalk
 
 BRACE_REF = re.compile(r"\$\{([A-Za-z0-9_-]+)\}")
 
@@ -20,13 +23,22 @@ def logical_lines(path):
     if not os.path.isfile(path):
         return []
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with _open_text(path) as f:
             text = f.read(MAX_FILE)
     except OSError:
         return []
     text = text.replace("\\\n", " ")
     text = BRACE_REF.sub(r"$(\1)", text)     # ${CONFIG_X} is $(CONFIG_X)
     return [ln.split("#", 1)[0] for ln in text.split("\n")]
+
+
+def _open_text(path):
+    """A text file object for path when it is a regular file (a FIFO
+    swapped in after the isfile() check does not block the open).  Bytes
+    that are not UTF-8 are kept as os.fsdecode() keeps them in file
+    names, so 'obj-m := b\\xff.o' names the file b\\xff.c."""
+    return io.TextIOWrapper(fswalk.open_regular(path), encoding="utf-8",
+                            errors="surrogateescape")
 
 
 class Kconfig:
@@ -68,7 +80,7 @@ class Kconfig:
         # they are sourced under; then every other Kconfig file (other
         # architectures', "source" paths with variables) on its own
         self._read_kconfig(os.path.join(tree, "Kconfig"), frozenset())
-        for dirpath, dirnames, filenames in os.walk(tree):
+        for dirpath, dirnames, filenames in fswalk.walk(tree):
             dirnames[:] = sorted(d for d in dirnames
                                  if not d.startswith(".") and
                                  d != "Documentation")
@@ -81,10 +93,14 @@ class Kconfig:
         """Reads one Kconfig file: each option's type, where it is
         defined, what it needs on ("depends on", the enclosing "if",
         "menu" and "choice" blocks, outer: the blocks the file is sourced
-        under) and what it selects. Help texts are skipped."""
-        if path in self._read or depth > 32:
+        under) and what it selects. Help texts are skipped. Each file is
+        read once, whatever path names it: "a/../b/../a/Kconfig" or a
+        link is the same file, else two files that each rsource both
+        would be read 2^depth times."""
+        real = os.path.realpath(path)
+        if real in self._read or depth > 32:
             return
-        self._read.add(path)
+        self._read.add(real)
         sym = None
         blocks = []             # [kind, {symbols}] of open if/menu/choice
         help_indent = -1        # in a help text: its indentation (0: unknown)
@@ -306,7 +322,7 @@ def _version(tree):
     try:
         if not os.path.isfile(os.path.join(tree, "Makefile")):
             raise OSError("not a regular file")
-        with open(os.path.join(tree, "Makefile"), errors="replace") as f:
+        with _open_text(os.path.join(tree, "Makefile")) as f:
             for line in f:
                 m = re.match(r"^(VERSION|PATCHLEVEL) = (\d+)", line)
                 if m:
@@ -317,8 +333,8 @@ def _version(tree):
         pass
     if not v:
         try:    # a configured headers tree says it here
-            with open(os.path.join(tree, "include", "config",
-                                   "kernel.release")) as f:
+            with _open_text(os.path.join(tree, "include", "config",
+                                         "kernel.release")) as f:
                 m = re.match(r"^(\d+)\.(\d+)", f.read())
             if m:
                 v = {"VERSION": m.group(1), "PATCHLEVEL": m.group(2)}

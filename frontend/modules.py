@@ -31,7 +31,9 @@ def _add_fix(m):
     if m.group(1) == "addprefix":
         return " ".join(fix + w for w in words)
     return " ".join(w + fix for w in words)
-# characters one expansion may produce, all levels together
+# characters the expansions of one Makefile (and the files it includes)
+# may produce, all lines and levels together: a budget per expansion let
+# each of many lines spend it all again
 EXPAND_BUDGET = 1 << 20
 COND = re.compile(r"^\s*(ifdef|ifndef|ifeq|ifneq)\s+(.*)$")
 
@@ -109,6 +111,11 @@ def _flag_words(text, root):
     return out
 
 
+def _objects(text):
+    """The objects (words ending in .o) of an expanded value."""
+    return [w for w in text.split() if w.endswith(".o")]
+
+
 def comp_rank(info, comp):
     return (comp + ".o" not in info.obj, comp)
 
@@ -132,6 +139,7 @@ class DirInfo:
         self.cflags = {}     # "a.o" -> flags of CFLAGS_a.o
         self._index = None
         self._needs = set()  # options the open conditionals need on
+        self._budget = [EXPAND_BUDGET]
         self.found = False
         for name in ("Kbuild", "Makefile"):
             path = os.path.join(directory, name)
@@ -146,10 +154,11 @@ class DirInfo:
         kbuild has them), $(srctree), $(objtree) and the file's own
         simple variables; other references are left for the caller to
         drop. The work is bounded: variables that refer to others several
-        times grow exponentially with depth."""
+        times grow exponentially with depth, so all the expansions of the
+        Makefile share one budget."""
         rel = os.path.relpath(self.dir, self.root)
         if budget is None:
-            budget = [EXPAND_BUDGET]
+            budget = self._budget
 
         def sub(m):
             name = m.group(1)
@@ -260,12 +269,11 @@ class DirInfo:
                         del dest[:]     # "ccflags-y := ..." starts over
                     dest.extend(_flag_words(self.expand(rhs), self.root))
                 return
-        words = [w for w in self.expand(rhs).split() if w.endswith(".o")]
         if lhs.startswith("obj-"):
             how = lhs[4:]
             c = CONFIG_REF.fullmatch(how)
             kind = c.group(1) if c else how
-            for w in words:
+            for w in _objects(self.expand(rhs)):
                 self.obj.setdefault(w, set()).add(kind)
             return
         # composite: foo-y, foo-objs, foo-$(CONFIG_X), foo-m
@@ -276,8 +284,11 @@ class DirInfo:
         else:
             c = re.match(r"^(.*)-(\$\(CONFIG_[A-Za-z0-9_]+\))$", lhs)
             if not c:
+                # another variable: expanded where it is used, not here
+                # (its expansion would spend the Makefile's budget)
                 return
             base, how = c.group(1), c.group(2)
+        words = _objects(self.expand(rhs))
         if op in (":=", "="):
             self.parts.setdefault(base, [])
         if not self._on(how):

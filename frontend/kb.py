@@ -25,10 +25,11 @@ import concurrent.futures
 import fnmatch
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
-from . import kflags, paths, sparse_engine
+from . import fswalk, kflags, paths, sparse_engine
 from .kconfig import Kconfig
 from .modules import ModuleMap
 
@@ -77,7 +78,7 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
     """The tree's files (ext: C files) matching pattern (if any), or
     matching every regex of also (if any)."""
     out = []
-    for dirpath, dirnames, filenames in os.walk(tree):
+    for dirpath, dirnames, filenames in fswalk.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                              and d not in ("Documentation", "tools",
                                            "samples", "scripts"))
@@ -85,7 +86,8 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
             if fn.endswith(ext):
                 p = os.path.join(dirpath, fn)
                 try:
-                    with open(p, "rb") as f:
+                    # a FIFO or a device is no source (and would block)
+                    with fswalk.open_regular(p) as f:
                         text = f.read()
                     if (pattern and pattern.search(text)) or (also and all(
                             r.search(text) for r in also)):
@@ -95,12 +97,32 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
     return out
 
 
+def _checker_problem(binary):
+    """Why the checker refuses to start (a MODLIFE_MAX_MEMORY that is no
+    size), once, or None: else each file would fail on its own, said
+    only as "not parsed"."""
+    try:
+        res = subprocess.run([binary, "--modlife-kb-scan"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    if res.returncode <= 0:
+        return None
+    lines = res.stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else "%s exited with %d" % (binary,
+                                                          res.returncode)
+
+
 def build(tree, kdir, jobs, out_path):
     if not os.path.isdir(os.path.join(tree, "include", "linux")):
         raise KbError("%s is not a kernel source tree" % tree)
     binary = paths.sparse_binary()
     if not binary:
         raise KbError("modlife-sparse is not built (run make)")
+    problem = _checker_problem(binary)
+    if problem:
+        raise KbError(problem)
     base = kflags.kernel_flags(kdir)
     files = candidates(tree, PIN, (EXPORT, STOP))
     files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
@@ -254,14 +276,14 @@ THIS_MODULE_SET = re.compile(rb"[.>]\s*([A-Za-z_]\w*)\s*=\s*THIS_MODULE\b")
 def _this_module_members(tree):
     """Member names that some file of the tree sets to THIS_MODULE."""
     names = set()
-    for dirpath, dirnames, filenames in os.walk(tree):
+    for dirpath, dirnames, filenames in fswalk.walk(tree):
         dirnames[:] = [d for d in dirnames if not d.startswith(".") and
                        d not in ("Documentation", "tools", "scripts")]
         for fn in filenames:
             if not fn.endswith((".c", ".h")):
                 continue
             try:
-                with open(os.path.join(dirpath, fn), "rb") as f:
+                with fswalk.open_regular(os.path.join(dirpath, fn)) as f:
                     text = f.read()
             except OSError:
                 continue
@@ -485,7 +507,8 @@ def _barrier_helpers(per_file):
 def _tree_version(tree):
     v = {}
     try:
-        with open(os.path.join(tree, "Makefile")) as f:
+        with fswalk.open_regular(os.path.join(tree, "Makefile")) as raw:
+            f = raw.read(1 << 20).decode("utf-8", "replace").splitlines()
             for line in f:
                 m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)", line)
                 if m:

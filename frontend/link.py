@@ -7,7 +7,7 @@ an {"k":"end"} line both ways."""
 import json
 import subprocess
 
-from . import paths
+from . import fswalk, paths, sparse_engine
 
 
 class LinkError(Exception):
@@ -41,16 +41,25 @@ class Linker:
             # the checker reads everything before it writes: no deadlock
             self.proc.stdin.write(data + b'\n{"k":"end"}\n')
             self.proc.stdin.flush()
-            out = []
+            out, problems = [], []
             for line in self.proc.stdout:
                 d = json.loads(line.decode("utf-8", "surrogateescape"))
                 if d.get("k") == "end":
-                    return out
-                out.append(d)
+                    break
+                if d.get("k") == "error":
+                    # lines it could not read: its decision missed them
+                    problems.append(str(d.get("message")))
+                else:
+                    out.append(d)
+            else:
+                raise LinkError("the link step failed (exit %s)"
+                                % self._lost())
         except (OSError, ValueError) as e:
             self._lost()
             raise LinkError("the link step failed: %s" % e)
-        raise LinkError("the link step failed (exit %s)" % self._lost())
+        if problems:
+            raise LinkError("; ".join(problems))
+        return out
 
     def _lost(self):
         """The process died or spoke nonsense: the next module gets a
@@ -79,6 +88,55 @@ class Linker:
 
     def __exit__(self, *exc):
         self.close()
+
+
+# members whose type the decision relies on (None: null)
+_TYPES = {"k": (str,), "file": (str, type(None)),
+          "modname": (str, type(None)), "message": (str, type(None)),
+          "rule": (str,), "line": (int,), "col": (int,)}
+
+
+def _is_fact(d):
+    """Whether d (a decoded line) is what the checker's fact reader
+    takes: an object whose first member is the kind, of strings,
+    integers, booleans, null and lists of strings; a file, line or
+    rule of its own type."""
+    if not isinstance(d, dict) or next(iter(d), None) != "k":
+        return False
+    for key, v in d.items():
+        want = _TYPES.get(key)
+        if want is not None:
+            if not isinstance(v, want) or isinstance(v, bool):
+                return False
+        elif isinstance(v, list):
+            if not all(isinstance(x, str) for x in v):
+                return False
+        elif v is not None and not isinstance(v, (str, int)):
+            return False
+    return True
+
+
+def read_facts(path):
+    """The fact lines of a facts file that a kbuild run of the checker
+    left (.foo.o.modlife). A FIFO or a device there would block the
+    open or never end the read: only a regular file is read. A line that
+    is no fact of the checker's (cut, or of other types) is an error
+    naming the file: the link would skip it and decide without it."""
+    try:
+        with fswalk.open_regular(path) as f:
+            # bytes: str.splitlines() would also split at U+2028 in a name
+            facts = [ln.decode("utf-8", "surrogateescape")
+                     for ln in f.read().splitlines()]
+    except OSError as e:
+        raise LinkError(e.strerror or str(e))
+    for n, line in enumerate(facts, 1):
+        try:
+            ok = sparse_engine.kind(line) and _is_fact(json.loads(line))
+        except ValueError:
+            ok = False
+        if not ok:
+            raise LinkError("line %d is no fact" % n)
+    return facts
 
 
 def link_module(facts):

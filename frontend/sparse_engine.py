@@ -41,6 +41,9 @@ class Transient(str):
 # killed from outside (Ctrl-C, kill, the memory limit), not crashed
 INTERRUPTED = {signal.SIGINT, signal.SIGTERM, signal.SIGKILL, signal.SIGHUP,
                signal.SIGQUIT, signal.SIGPIPE}
+# the checker's exit status when its memory cap (MODLIFE_MAX_MEMORY) was
+# reached (sparse-plugin/strmap.h): an error of the file under this cap
+OUT_OF_MEMORY = 3
 
 
 def run(binary, kb, flags, path, timeout=300):
@@ -79,4 +82,7 @@ def run(binary, kb, flags, path, timeout=300):
                or ["modlife-sparse exited with %d" % res.returncode])[0]
         if -res.returncode in INTERRUPTED:
             err = Transient(err)
+    if res.returncode == OUT_OF_MEMORY:
+        # whatever it said: another cap may give another answer
+        err = Transient(err or "out of memory")
     return lines, err

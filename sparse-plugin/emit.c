@@ -27,13 +27,17 @@ void facts_open(const char *path)
 		die("modlife: cannot write facts to %s", path);
 }
 
-void facts_close(void)
+/* -1 when a fact could not be written: the facts are not whole */
+int facts_close(void)
 {
+	int err = 0;
+
 	if (facts && facts != stdout)
-		fclose(facts);
+		err = fclose(facts);
 	else if (facts)
-		fflush(facts);
+		err = fflush(facts) || ferror(facts);
 	facts = NULL;
+	return err ? -1 : 0;
 }
 
 FILE *facts_stream(void)
@@ -45,6 +49,25 @@ void facts_flush(void)
 {
 	if (facts)
 		fflush(facts);
+}
+
+/*
+ * Why a file was not (wholly) checked. Written straight out, not kept:
+ * the decision never reads it, and it must not need memory, which may
+ * be what ran out.
+ */
+void fact_error(const char *file, const char *message, int fatal)
+{
+	if (!facts)
+		return;
+	fputs("{\"k\":\"error\",\"file\":", facts);
+	if (file)
+		json_string(facts, file);
+	else
+		fputs("null", facts);
+	fputs(",\"message\":", facts);
+	json_string(facts, message);
+	fprintf(facts, ",\"fatal\":%d}\n", fatal);
 }
 
 void fact_begin(const char *kind)
@@ -84,7 +107,7 @@ static char *vformat(const char *fmt, va_list ap)
 	char *s;
 
 	if (vasprintf(&s, fmt, ap) < 0)
-		die("modlife: out of memory");
+		out_of_memory();
 	return s;
 }
 
@@ -159,7 +182,7 @@ struct finding *finding_new(const char *rule, struct position pos,
 	struct finding *f = calloc(1, sizeof(*f));
 
 	if (!f)
-		die("modlife: out of memory");
+		out_of_memory();
 	f->rule = rule;
 	f->pos = pos;
 	f->object = object ? ml_strdup(object) : NULL;
@@ -180,7 +203,7 @@ static void push_key(char ***list, int *n, char *key)
 {
 	*list = realloc(*list, (*n + 1) * sizeof(**list));
 	if (!*list)
-		die("modlife: out of memory");
+		out_of_memory();
 	(*list)[(*n)++] = key;
 }
 

@@ -13,10 +13,8 @@ static const char *intern(struct factset *set, const char *s)
 {
 	if (!set->strings) {
 		set->strings = calloc(1, sizeof(struct strmap));
-		if (!set->strings) {
-			fputs("modlife-sparse: out of memory\n", stderr);
-			exit(2);
-		}
+		if (!set->strings)
+			out_of_memory();
 	}
 	return strmap_intern(set->strings, s);
 }
@@ -41,10 +39,8 @@ static struct fval *add(struct fact *f, const char *name,
 	if (f->n == f->cap) {
 		f->cap = f->cap ? f->cap * 2 : 6;
 		f->v = realloc(f->v, f->cap * sizeof(*f->v));
-		if (!f->v) {
-			fputs("modlife-sparse: out of memory\n", stderr);
-			exit(2);
-		}
+		if (!f->v)
+			out_of_memory();
 	}
 	v = &f->v[f->n++];
 	memset(v, 0, sizeof(*v));

@@ -197,21 +197,30 @@ static int value(struct parser *ps, struct fact *f, const char *name)
 	return 1;
 }
 
+/* Steps over @c when it comes next: never past the end of the line. */
+static int eat(struct parser *ps, char c)
+{
+	if (*ps->p != c)
+		return 0;
+	ps->p++;
+	return 1;
+}
+
 /* One line into @set; 0 and @err when it is no fact. */
 int fact_parse(struct factset *set, const char *line, const char **err)
 {
 	struct parser ps = { line, NULL };
-	struct fact *f = NULL;
-	char *name = NULL;
+	struct fact *f;
+	char *name;
 
 	ws(&ps);
-	if (*ps.p != '{' || (ps.p++, ws(&ps), strncmp(ps.p, "\"k\"", 3))) {
+	if (!eat(&ps, '{') || (ws(&ps), strncmp(ps.p, "\"k\"", 3))) {
 		*err = "not a fact";
 		return 0;
 	}
 	ps.p += 3;
 	ws(&ps);
-	if (*ps.p++ != ':' || (ws(&ps), *ps.p++ != '"')) {
+	if (!eat(&ps, ':') || (ws(&ps), !eat(&ps, '"'))) {
 		*err = "no kind";
 		return 0;
 	}
@@ -222,20 +231,22 @@ int fact_parse(struct factset *set, const char *line, const char **err)
 	}
 	f = factset_new(set, name);
 	free(name);
+	name = NULL;	/* the set keeps its own copy; "bad" frees name */
 	for (;;) {
 		ws(&ps);
-		if (*ps.p == '}')
+		if (eat(&ps, '}'))
 			break;
-		if (*ps.p++ != ',' || (ws(&ps), *ps.p++ != '"'))
+		if (!eat(&ps, ',') || (ws(&ps), !eat(&ps, '"')))
 			goto bad;
 		name = string(&ps);
+		if (!name)
+			goto bad;
 		ws(&ps);
-		if (!name || *ps.p++ != ':' || !value(&ps, f, name))
+		if (!eat(&ps, ':') || !value(&ps, f, name))
 			goto bad;
 		free(name);
 		name = NULL;
 	}
-	ps.p++;
 	ws(&ps);
 	if (*ps.p)
 		goto bad;
@@ -250,10 +261,11 @@ bad:
 /*
  * Every fact of @in into @set, until EOF or, with @stop_at_end, a
  * {"k":"end"} line. Returns the number of malformed lines; -1 at EOF
- * before any line when @stop_at_end.
+ * before any line when @stop_at_end. Each malformed line is named on
+ * stderr with @name, or, without @name, the first one in @why.
  */
 int facts_read(struct factset *set, FILE *in, const char *name,
-	       int stop_at_end)
+	       int stop_at_end, char *why, size_t size)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -267,8 +279,11 @@ int facts_read(struct factset *set, FILE *in, const char *name,
 		if (!line[strspn(line, " \t\r\n")])
 			continue;
 		if (!fact_parse(set, line, &err)) {
-			fprintf(stderr, "%s:%ld: malformed fact (%s), skipped\n",
-				name, lineno, err);
+			if (name)
+				fprintf(stderr, "%s:%ld: malformed fact (%s), skipped\n",
+					name, lineno, err);
+			else if (!bad && why)
+				snprintf(why, size, "line %ld: %s", lineno, err);
 			bad++;
 			continue;
 		}

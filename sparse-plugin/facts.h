@@ -55,7 +55,7 @@ void factset_drop_last(struct factset *set);
 /* factread.c: JSON lines; a line that is no fact is reported, skipped */
 int fact_parse(struct factset *set, const char *line, const char **err);
 int facts_read(struct factset *set, FILE *in, const char *name,
-	       int stop_at_end);
+	       int stop_at_end, char *why, size_t size);
 
 /* link.c: the decision */
 enum link_scope {

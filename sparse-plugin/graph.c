@@ -334,7 +334,7 @@ struct reach *graph_reach(const char *const *roots, int nroots, int mode)
 	int i, may = mode == REACH_MAY;
 
 	if (!r)
-		die("modlife: out of memory");
+		out_of_memory();
 	if (mode == REACH_EXPORTS)
 		for (i = 0; i < nexported; i++)
 			visit(r, exported[i], -1, 0);

@@ -19,8 +19,12 @@
  * in its init or a bind callback, no THIS_MODULE put anywhere) is
  * treated as one without an exit.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "modlife.h"
 #include "strmap.h"
 
@@ -278,7 +282,7 @@ static char *fill_path(const char *msg, const struct reach *exit,
 	n = strlen(msg) + strlen(path) + 1;
 	out = malloc(n);
 	if (!out)
-		die("modlife: out of memory");
+		out_of_memory();
 	snprintf(out, n, "%.*s%s%s", (int)(at - msg), msg, path, at + 6);
 	return out;
 }
@@ -316,7 +320,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 
 		k = malloc(n);
 		if (!k)
-			die("modlife: out of memory");
+			out_of_memory();
 		snprintf(k, n, "exit-reaches:%s", reach_fn(exit, i));
 		add_key(&l, k);
 		free(k);
@@ -374,27 +378,56 @@ static void print_json(const struct verdict *v, void *arg)
 }
 
 /*
+ * A facts file, only when it is a regular file: a FIFO would block the
+ * open (hence O_NONBLOCK) and a device would never end the read.
+ */
+static FILE *open_facts(const char *path, const char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *in = NULL;
+
+	*why = NULL;
+	if (fd < 0) {
+		*why = strerror(errno);
+		return NULL;
+	}
+	/* O_NONBLOCK does not change how a regular file reads */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		*why = "not a regular file";
+	else if (!(in = fdopen(fd, "r")))
+		*why = strerror(errno);
+	if (!in)
+		close(fd);
+	return in;
+}
+
+/*
  * "--modlife-link FILE..." decides the facts of all FILEs as one module
  * ("-": standard input). With no FILE, standard input holds modules one
- * after another, each ended by {"k":"end"}: each gets its findings and
- * an {"k":"end"} line, so that one process links a whole scan.
+ * after another, each ended by {"k":"end"}: each gets its findings, an
+ * {"k":"error"} line if some of its lines were no facts (the decision
+ * may miss what they said), and an {"k":"end"} line, so that one process
+ * links a whole scan.
  */
 int link_main(int argc, char **argv)
 {
 	struct factset set = { 0 };
+	char why[128], msg[256];
 	int i, bad = 0, r;
 
 	if (argc > 0) {
 		for (i = 0; i < argc; i++) {
+			const char *why = NULL;
 			FILE *in = strcmp(argv[i], "-") ?
-				   fopen(argv[i], "r") : stdin;
+				   open_facts(argv[i], &why) : stdin;
 
 			if (!in) {
-				fprintf(stderr, "modlife-sparse: cannot read facts file %s\n",
-					argv[i]);
+				fprintf(stderr, "modlife-sparse: cannot read facts file %s: %s\n",
+					argv[i], why);
 				return 2;
 			}
-			bad += facts_read(&set, in, argv[i], 0);
+			bad += facts_read(&set, in, argv[i], 0, NULL, 0);
 			if (in != stdin)
 				fclose(in);
 		}
@@ -402,10 +435,17 @@ int link_main(int argc, char **argv)
 		factset_clear(&set);
 		return bad ? 2 : 0;
 	}
-	while ((r = facts_read(&set, stdin, "<stdin>", 1)) >= 0) {
+	while ((r = facts_read(&set, stdin, NULL, 1, why, sizeof(why))) >= 0) {
 		bad += r;
 		link_decide(&set, SCOPE_MODULE, print_json, stdout);
 		factset_clear(&set);
+		if (r) {
+			fputs("{\"k\":\"error\",\"message\":", stdout);
+			snprintf(msg, sizeof(msg), "malformed facts: %d line%s skipped (%s)",
+				 r, r == 1 ? "" : "s", why);
+			json_string(stdout, msg);
+			fputs("}\n", stdout);
+		}
 		fputs("{\"k\":\"end\"}\n", stdout);
 		fflush(stdout);
 	}

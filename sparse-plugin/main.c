@@ -14,13 +14,14 @@
  *   --modlife-werror       exit 1 when a finding was printed
  *   --modlife-experimental also print the experimental rules' findings
  *   --modlife-max-memory=MIB cap the address space (default 4096, or
- *                          $MODLIFE_MAX_MEMORY; 0: none)
+ *                          $MODLIFE_MAX_MEMORY; a whole number, 1 or more)
  *   --modlife-local-dir=DIR headers under DIR are the module's own (the
  *                          front end's cache depends on them)
  *   --modlife-link [FILE...] decide facts files as one module (link.c);
  *                          no FILE: modules on stdin, each ended by
  *                          {"k":"end"}; prints the findings that stand
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <limits.h>
 #include <sys/resource.h>
 #include "modlife.h"
+#include "strmap.h"
 
 struct tu_state tu;
 int kb_mode, quiet_findings;
@@ -51,6 +53,8 @@ static void select_checks(unsigned int mode)
 static FILE *captured;		/* sparse's own stderr, kept aside */
 static int show_parse_errors;
 static const char *current_file;
+static struct string_list *filelist;	/* the files of the command line */
+static int starting;			/* in sparse_initialize() */
 
 /*
  * Type-check errors that leave the tree whole (sparse's address-space
@@ -88,47 +92,83 @@ static void capture_stderr(void)
 	dup2(fileno(captured), 2);
 }
 
-static void drain_captured(int fatal)
+static int says_out_of_memory(const char *line)
 {
-	char line[1024], first[1024] = "";
-	int seen = 0;
+	static const char oom[] = "out of memory";
+	size_t len = strlen(line);
 
+	return len >= sizeof(oom) - 1 &&
+	       !strcmp(line + len - (sizeof(oom) - 1), oom);
+}
+
+/*
+ * What sparse printed says why a file was not (wholly) checked: its
+ * first error ("in included file" notes come before it), else, when
+ * the run ends here (@fatal), what ended it. Returns 1 for an error
+ * line (it names the file), 2 for another message, 0 for none.
+ */
+static int captured_error(int fatal, char *msg, size_t size)
+{
+	char line[1024], first[1024] = "", last[1024] = "";
+	int found = 0;
+
+	msg[0] = 0;
 	if (!captured)
-		return;
+		return 0;
 	fflush(stderr);
 	rewind(captured);
-
 	while (fgets(line, sizeof(line), captured)) {
 		char *nl = strchr(line, '\n');
 
 		if (nl)
 			*nl = 0;
+		if (!line[0])
+			continue;
 		if (!first[0])
 			snprintf(first, sizeof(first), "%s", line);
-		/* the error itself, not the "in included file" note before it */
-		if (seen || !strstr(line, "error:"))
+		snprintf(last, sizeof(last), "%s", line);
+		if (found || !strstr(line, "error:"))
 			continue;
 		if (!fatal && benign_error(line))
 			continue;
-		seen = 1;
-		fact_begin("error");
-		fact_str("file", current_file);
-		fact_str("message", line);
-		fact_int("fatal", fatal);
-		fact_end();
-		if (show_parse_errors || fatal)
-			fprintf(diag_out, "%s\n", line);
+		snprintf(msg, size, "%s", line);
+		found = 1;
 	}
-	if (fatal && !seen && current_file) {
-		fact_begin("error");
-		fact_str("file", current_file);
-		fact_str("message", first[0] ? first : "sparse stopped");
-		fact_int("fatal", 1);
-		fact_end();
+	if (!fatal)
+		return found;
+	/* memory ran out (the cap): whatever came before is not the cause */
+	if (says_out_of_memory(last)) {
+		ran_out_of_memory = 1;
+		snprintf(msg, size, "out of memory");
+		return 2;
 	}
+	if (found)
+		return 1;
+	snprintf(msg, size, "%s", first[0] ? first : "sparse stopped");
+	return 2;
+}
+
+static void forget_captured(void)
+{
 	rewind(captured);
 	if (ftruncate(fileno(captured), 0))
 		;
+}
+
+static void drain_captured(int fatal)
+{
+	char msg[1024];
+	int found = captured_error(fatal, msg, sizeof(msg));
+
+	if (found)
+		fact_error(current_file, msg, fatal);
+	if (found == 1 && (show_parse_errors || fatal))
+		fprintf(diag_out, "%s\n", msg);
+	else if (found && fatal)
+		fprintf(diag_out, "%s: error: %s\n",
+			current_file ? current_file : "modlife-sparse", msg);
+	if (captured)
+		forget_captured();
 }
 
 /*
@@ -140,9 +180,7 @@ static void discard_captured(void)
 	if (!captured)
 		return;
 	fflush(stderr);
-	rewind(captured);
-	if (ftruncate(fileno(captured), 0))
-		;
+	forget_captured();
 }
 
 static int werror, exiting;
@@ -163,24 +201,53 @@ static void print_captured(void)
 }
 
 /*
+ * sparse stopped before it got to any file (a missing -include, memory):
+ * none of the command line's files was checked, and each says so.
+ */
+static void startup_failed(void)
+{
+	char msg[1024];
+	char *file;
+	int any = 0;
+
+	captured_error(1, msg, sizeof(msg));
+	FOR_EACH_PTR(filelist, file) {
+		fact_error(file, msg, 1);
+		any = 1;
+	} END_FOR_EACH_PTR(file);
+	if (!any)	/* it stopped before it read the file names */
+		fact_error(NULL, msg, 1);
+	print_captured();
+}
+
+/*
  * sparse's die() exits 1: still say which file and why, and do not
- * fail the build for it (kbuild stops on a failing checker).
+ * fail the build for it (kbuild stops on a failing checker). Memory
+ * running out is not the file's fault, though, and facts that could
+ * not be written say nothing: neither may read as a clean check.
  */
 static void at_exit(void)
 {
+	int status = werror ? 1 : 0;
+
 	if (exiting)
 		return;
 	exiting = 1;
 	if (current_file) {
 		drain_captured(1);
 		current_file = NULL;
+	} else if (starting) {
+		startup_failed();
 	} else {
 		print_captured();
 	}
-	facts_close();
+	if (facts_close())
+		status = 2;
+	if (ran_out_of_memory)
+		status = EXIT_OUT_OF_MEMORY;
 	if (diag_out)
 		fflush(diag_out);
-	_exit(werror ? 1 : 0);
+	_exit(status);
 }
 
 /*
@@ -367,21 +434,141 @@ static char *modname_from(const char *arg)
 	return s;
 }
 
+/* A size in MiB: a whole number, 1 or more; 0 when it is none. */
+static unsigned long mib_value(const char *s)
+{
+	const unsigned long most = ULONG_MAX >> 20;	/* fits in bytes */
+	unsigned long v = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (most - (*s - '0')) / 10)
+			return 0;
+		v = v * 10 + (*s - '0');
+	}
+	return *s ? 0 : v;
+}
+
+static int bad_cap(const char *what, const char *value)
+{
+	fprintf(stderr, "modlife-sparse: %s=%s is not a size in MiB (a whole number, 1 or more)\n",
+		what, value);
+	return 2;
+}
+
+/*
+ * sparse writes include paths into a line of C ('#add_include "DIR/"',
+ * '#argv_include "FILE"'): a newline or a quote in the path breaks that
+ * line, and a backslash is read as an escape. Such a path is handed over
+ * as /proc/self/fd/N of the directory or file, opened here; the names of
+ * what is read through it are mapped back (unalias_streams()).
+ */
+static struct {
+	char alias[32];
+	const char *path;
+} aliases[16];
+static int nr_aliases;
+
+static int plain_path(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == '"' || *s == '\\')
+			return 0;
+	return 1;
+}
+
+static char *alias_path(char *path)
+{
+	int fd;
+
+	if (plain_path(path) || nr_aliases == ARRAY_SIZE(aliases) ||
+	    access("/proc/self/fd", X_OK))
+		return path;
+	/* O_NONBLOCK: a FIFO named there must not hold the checker */
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return path;
+	snprintf(aliases[nr_aliases].alias, sizeof(aliases[0].alias),
+		 "/proc/self/fd/%d", fd);
+	aliases[nr_aliases].path = path;
+	return aliases[nr_aliases++].alias;
+}
+
+/* The options of sparse's that name an include path, with it. */
+static void alias_include_paths(char **args, int n)
+{
+	int i;
+
+	for (i = 1; i < n; i++) {
+		const char *a = args[i];
+
+		if (!strcmp(a, "-I") || !strcmp(a, "-isystem") ||
+		    !strcmp(a, "-idirafter") || !strcmp(a, "-include") ||
+		    !strcmp(a, "-imacros")) {
+			if (i + 1 < n) {
+				i++;
+				args[i] = alias_path(args[i]);
+			}
+		} else if (!strncmp(a, "-I", 2) && strcmp(a, "-I-")) {
+			char *p = alias_path(args[i] + 2);
+
+			if (p != args[i] + 2) {
+				args[i] = malloc(strlen(p) + 3);
+				if (!args[i])
+					out_of_memory();
+				sprintf(args[i], "-I%s", p);
+			}
+		}
+	}
+}
+
+/* Stream names read through an alias, as the path itself. */
+static void unalias_streams(void)
+{
+	int i, j;
+
+	for (i = 0; nr_aliases && i < input_stream_nr; i++) {
+		const char *name = input_streams[i].name;
+
+		for (j = 0; name && j < nr_aliases; j++) {
+			const char *path = aliases[j].path;
+			size_t len = strlen(aliases[j].alias), plen = strlen(path);
+			char *real;
+
+			if (strncmp(name, aliases[j].alias, len) ||
+			    (name[len] && name[len] != '/'))
+				continue;
+			if (plen && path[plen - 1] == '/' && name[len])
+				plen--;
+			real = malloc(plen + strlen(name + len) + 1);
+			if (!real)
+				out_of_memory();
+			memcpy(real, path, plen);
+			strcpy(real + plen, name + len);
+			input_streams[i].name = real;
+			break;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
-	struct string_list *filelist = NULL;
 	struct symbol_list *syms;
 	const char *facts_path = NULL, *kb_path = NULL;
 	char **args = calloc(argc + 1, sizeof(char *));
+	char **sparse_args = calloc(argc + 1, sizeof(char *));
 	char *file;
-	int i, n = 0, is_module = 0;
+	int i, n = 0, is_module = 0, status;
 	const char *mem_env = getenv("MODLIFE_MAX_MEMORY");
-	unsigned long max_memory = mem_env ? strtoul(mem_env, NULL, 10) : 4096;
+	unsigned long max_memory = 4096;
 	const char *modname = NULL, *depfile = NULL;
 	char autopath[PATH_MAX];
 
 	if (argc > 1 && !strcmp(argv[1], "--modlife-link"))
 		return link_main(argc - 2, argv + 2);
+	if (!args || !sparse_args)
+		out_of_memory();
+	if (mem_env && !(max_memory = mib_value(mem_env)))
+		return bad_cap("MODLIFE_MAX_MEMORY", mem_env);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -399,8 +586,11 @@ int main(int argc, char **argv)
 			werror = 1;
 		else if (!strcmp(a, "--modlife-experimental"))
 			show_experimental = 1;
-		else if (!strncmp(a, "--modlife-max-memory=", 21))
-			max_memory = strtoul(a + 21, NULL, 10);
+		else if (!strncmp(a, "--modlife-max-memory=", 21)) {
+			max_memory = mib_value(a + 21);
+			if (!max_memory)
+				return bad_cap("--modlife-max-memory", a + 21);
+		}
 		else if (!strncmp(a, "--modlife-local-dir=", 20)) {
 			if (nr_local_dirs < 32)
 				local_dirs[nr_local_dirs++] = a + 20;
@@ -419,6 +609,8 @@ int main(int argc, char **argv)
 		}
 	}
 	args[n] = NULL;
+	memcpy(sparse_args, args, (n + 1) * sizeof(char *));
+	alias_include_paths(sparse_args, n);
 
 	select_checks(kb_mode ? CHECK_KB : CHECK_RULES);
 	if (!kb_mode) {
@@ -449,7 +641,9 @@ int main(int argc, char **argv)
 	catch_crashes();
 	limit_memory(max_memory);
 
-	syms = sparse_initialize(n, args, &filelist);
+	starting = 1;
+	syms = sparse_initialize(n, sparse_args, &filelist);
+	starting = 0;
 	fmax_warnings = 0;	/* sparse's own warnings are sparse's job */
 	(void)syms;
 
@@ -469,6 +663,7 @@ int main(int argc, char **argv)
 		fact_end();
 
 		syms = sparse(file);
+		unalias_streams();
 		tu.stream = input_stream_nr - 1;
 		for (i = 0; i < input_stream_nr; i++)
 			if (!strcmp(stream_name(i), file)) {
@@ -487,10 +682,14 @@ int main(int argc, char **argv)
 
 	fflush(stderr);
 	drain_captured(0);
-	facts_close();
+	status = werror && findings_printed ? 1 : 0;
+	if (facts_close()) {
+		fprintf(diag_out, "modlife-sparse: cannot write the facts\n");
+		status = 2;
+	}
 	exiting = 1;
 	/* stderr back: a report of what happens after this is visible */
 	fflush(diag_out);
 	dup2(fileno(diag_out), 2);
-	return werror && findings_printed ? 1 : 0;
+	return status;
 }

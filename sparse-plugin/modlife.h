@@ -170,9 +170,10 @@ int is_teardown_store(const char *st, const char *member);
 
 /* emit.c: facts (JSON lines) and candidate findings */
 void facts_open(const char *path);
-void facts_close(void);
+int facts_close(void);
 FILE *facts_stream(void);
 void facts_flush(void);
+void fact_error(const char *file, const char *message, int fatal);
 void fact_begin(const char *kind);
 void fact_str(const char *key, const char *val);
 void fact_int(const char *key, long val);

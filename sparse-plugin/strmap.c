@@ -8,13 +8,20 @@
 #include <string.h>
 #include "strmap.h"
 
+int ran_out_of_memory;
+
+void out_of_memory(void)
+{
+	ran_out_of_memory = 1;
+	fputs("modlife-sparse: out of memory\n", stderr);
+	exit(EXIT_OUT_OF_MEMORY);
+}
+
 static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
-	if (!p) {
-		fputs("modlife-sparse: out of memory\n", stderr);
-		exit(2);
-	}
+	if (!p)
+		out_of_memory();
 	return p;
 }
 

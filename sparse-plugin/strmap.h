@@ -16,6 +16,14 @@ struct ivec {
 	int *v;
 };
 
+/*
+ * The exit status when memory ran out (the address space cap): the run
+ * said nothing that can be trusted, and must not read as a clean check.
+ */
+#define EXIT_OUT_OF_MEMORY 3
+extern int ran_out_of_memory;
+void out_of_memory(void) __attribute__((noreturn));
+
 char *ml_strdup(const char *s);
 void **strmap_get(const struct strmap *m, const char *key);
 const char *strmap_intern(struct strmap *m, const char *s);

@@ -12,7 +12,7 @@ import os
 import re
 import threading
 
-from . import genheaders
+from . import fswalk, genheaders
 
 MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
 MAX_TRIES = 3
@@ -29,7 +29,7 @@ class ArchHeaders:
 
     def _build(self):
         index = {}
-        for dirpath, dirnames, filenames in os.walk(self.arch):
+        for dirpath, dirnames, filenames in fswalk.walk(self.arch):
             dirnames.sort()
             for fn in sorted(filenames):
                 if fn.endswith(".h"):

@@ -12,14 +12,22 @@ import json
 import os
 import tempfile
 
+from .fswalk import MAX_SOURCE, open_regular
+
 VERSION = 2
 
 
 def _line_text(path, line, cache):
     if path not in cache:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                cache[path] = f.read().split("\n")
+            # a source is never this large: no text (not all of it)
+            with open_regular(path) as f:
+                data = f.read(MAX_SOURCE + 1)
+            text = "" if len(data) > MAX_SOURCE else \
+                data.decode("utf-8", "replace")
+            # as open() in text mode reads lines
+            cache[path] = text.replace("\r\n", "\n").replace(
+                "\r", "\n").split("\n") if text else []
         except OSError:
             cache[path] = []
     lines = cache[path]

@@ -6,25 +6,150 @@ included, with their hashes: editing such a header re-parses its users.
 
 A cache that cannot be written is reported once and the scan goes on
 without it; an entry that cannot be read is a miss.
+
+The cache is data, not trusted code: a directory (a team's --cache-dir,
+a CI cache restored from other jobs) may hold entries someone else
+wrote. A cache directory, or an entry, that is not ours (owned by
+another user, or writable by group or others) is not used, as git does
+for a repository (safe.directory); an entry is used only when every
+part of it has the shape the scan writes: facts are whole lines of the
+checker's flat objects, and its dependencies are regular files where
+the scan itself would have found them.
 """
 import hashlib
 import json
 import os
+import stat
 import tempfile
 
 from . import sparse_engine
+from .fswalk import MAX_SOURCE, open_regular
+
+CHUNK = 1 << 20
+
+# directories the cache makes: never group- or world-writable, whatever
+# the umask (the cache refuses such a directory)
+DIR_MODE = 0o755
 
 
-def _sha(data):
-    return hashlib.sha256(data).hexdigest()
+def distrust(st):
+    """Why a cache file or directory with stat st is not to be used
+    (not ours, or others may write it), or None."""
+    if st.st_uid != os.geteuid():
+        return "is owned by another user (uid %d)" % st.st_uid
+    if st.st_mode & 0o022:
+        return "is writable by group or others (mode %o; chmod go-w to " \
+            "use it)" % stat.S_IMODE(st.st_mode)
+    return None
 
 
-def file_hash(path):
+def distrust_dir(path):
+    """distrust() of a directory, or None when it is fine or missing."""
     try:
-        with open(path, "rb") as f:
-            return _sha(f.read())
+        return distrust(os.stat(path))
     except OSError:
         return None
+
+
+class Distrusted(ValueError):
+    """A cache file or directory that is not ours to trust."""
+
+
+def read_trusted(path, limit=MAX_SOURCE):
+    """The bytes of a cache file: a regular file of ours, no larger than
+    limit. Raises Distrusted, ValueError (too large) or OSError."""
+    with open_regular(path) as f:
+        st = os.fstat(f.fileno())
+        why = distrust(st)
+        if why:
+            raise Distrusted(why)
+        if st.st_size > limit:
+            raise ValueError("larger than %d bytes" % limit)
+        return f.read(limit + 1)
+
+
+def file_hash(path, limit=MAX_SOURCE):
+    """The sha256 of a regular file's bytes, read in chunks; None when
+    it cannot be read, is no regular file (a FIFO would block, a device
+    never end) or is larger than limit (None: no limit)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or (limit is not None and
+                                            st.st_size > limit):
+            return None
+        h, n = hashlib.sha256(), 0
+        with open_regular(path) as f:
+            while True:
+                chunk = f.read(CHUNK)
+                if not chunk:
+                    break
+                n += len(chunk)
+                if limit is not None and n > limit:
+                    return None     # grew meanwhile
+                h.update(chunk)
+        return h.hexdigest()
+    except (OSError, ValueError):
+        return None
+
+
+# the types of the fact keys the front end reads; every other value is
+# a string, an integer, null, a boolean or a list of strings (factread.c)
+_KEY_TYPES = {"k": str, "file": str, "message": str, "modname": str,
+              "line": int, "col": int}
+_MAY_BE_NULL = ("file", "modname", "message")
+
+
+def valid_fact(line):
+    """A whole fact line as the checker writes it: one flat JSON object
+    on one line, its kind first. A cut line, a nested value or a key of
+    the wrong type is not."""
+    if not isinstance(line, str) or "\n" in line or "\r" in line:
+        return False
+    k = sparse_engine.kind(line)
+    if not k:
+        return False
+    try:
+        line.encode("utf-8", "surrogateescape")
+        x = json.loads(line)
+    except ValueError:
+        return False
+    if not isinstance(x, dict) or x.get("k") != k:
+        return False
+    for key, v in x.items():
+        want = _KEY_TYPES.get(key)
+        if want is not None:
+            # the checker writes null for a module name it does not
+            # know and for an error of no one file
+            if v is None and key in _MAY_BE_NULL:
+                continue
+            if not isinstance(v, want) or isinstance(v, bool):
+                return False
+        elif isinstance(v, list):
+            if not all(isinstance(s, str) for s in v):
+                return False
+        elif v is not None and not isinstance(v, (str, int)):
+            return False
+    return True
+
+
+def tree_top(path):
+    """The nearest directory above path that is a kernel tree (arch/,
+    scripts/) or holds .git, or None."""
+    d = os.path.dirname(os.path.realpath(path))
+    while True:
+        if os.path.exists(os.path.join(d, ".git")) or (
+                os.path.isdir(os.path.join(d, "arch")) and
+                os.path.isdir(os.path.join(d, "scripts"))):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            return None
+        d = up
+
+
+def _under(path, roots):
+    return any(path == r or path.startswith(r.rstrip(os.sep) + os.sep)
+               for r in roots)
 
 
 class FactCache:
@@ -32,17 +157,23 @@ class FactCache:
         self.dir = directory
         self.warn = warn
         self.writable = directory is not None
+        self._noted = False
+        self._tops = {}
         h = hashlib.sha256()
         for p in salt_files:
-            h.update((file_hash(p) or "-").encode())
+            h.update((file_hash(p, None) or "-").encode())
         self.salt = h.hexdigest()
         self.hits = self.misses = 0
         if directory:
             try:
-                os.makedirs(directory, exist_ok=True)
+                os.makedirs(directory, DIR_MODE, exist_ok=True)
+                why = distrust(os.stat(directory))
             except OSError as e:
-                self.warn("cache %s is not usable (%s); scanning without it"
-                          % (directory, e.strerror or e))
+                why = "is not usable (%s)" % (e.strerror or e)
+            if why:
+                self.warn("cache %s %s; scanning without it"
+                          % (directory, why))
+                self._noted = True
                 self.dir = None
                 self.writable = False
 
@@ -59,23 +190,60 @@ class FactCache:
     def _path(self, key):
         return os.path.join(self.dir, key[:2], key + ".json")
 
-    def get(self, key):
+    def _roots(self, source, flags):
+        """Where the headers an entry of source depends on can be: its
+        directory, the module's own -I directories, the top of its tree
+        (a kernel tree, a git work tree: "../common/x.h", arch/ headers)
+        and the cache (overlay headers)."""
+        roots = [os.path.dirname(os.path.realpath(source)), self.dir]
+        roots += [a[len("--modlife-local-dir="):] for a in flags
+                  if a.startswith("--modlife-local-dir=")]
+        d = os.path.dirname(source)
+        if d not in self._tops:
+            self._tops[d] = tree_top(source)
+        top = self._tops[d]
+        if top:
+            roots.append(top)
+        return [os.path.realpath(r) for r in roots]
+
+    def get(self, key, source=None, flags=()):
+        """The facts and error of the entry of key, or None (a miss).
+        source, flags: the file and flags of key, which say where the
+        headers it depends on can be."""
         if not self.dir or not key:
             return None
         try:
-            with open(self._path(key), encoding="utf-8") as f:
-                entry = json.load(f)
+            path = self._path(key)
+            try:
+                why = distrust_dir(os.path.dirname(path))
+                if why:
+                    raise Distrusted(why)
+                data = read_trusted(path)
+            except Distrusted as e:
+                if not self._noted:
+                    self._noted = True
+                    self.warn("cache entries in %s not used: one %s"
+                              % (self.dir, e))
+                raise
+            entry = json.loads(data.decode("utf-8"))
             if not isinstance(entry["deps"], dict):
                 raise TypeError("not an entry of this version")
-            for dep, h in entry["deps"].items():
-                if file_hash(dep) != h:
-                    raise ValueError("stale")
             facts, err = entry["facts"], entry["error"]
             if not isinstance(facts, list) or not all(
-                    isinstance(x, str) and sparse_engine.kind(x)
-                    for x in facts) or \
+                    valid_fact(x) for x in facts) or \
                     not isinstance(err, (str, type(None))):
                 raise TypeError("not an entry of this version")
+            roots = self._roots(source, flags) if source else None
+            for dep, h in entry["deps"].items():
+                # only a header the scan could have recorded, and only a
+                # regular file's bytes (not /dev/zero, not a FIFO); None:
+                # it could not be read when the entry was made
+                if not (h is None or isinstance(h, str)) or roots is None \
+                        or not os.path.isabs(dep) or \
+                        not _under(os.path.realpath(dep), roots):
+                    raise ValueError("not a dependency of this file")
+                if file_hash(dep) != h:
+                    raise ValueError("stale")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self.misses += 1
             return None
@@ -87,11 +255,12 @@ class FactCache:
             return
         deps = {}
         for f in sparse_engine.parse(facts, ("include",)):
-            deps[f["file"]] = file_hash(f["file"])
+            if isinstance(f.get("file"), str):
+                deps[f["file"]] = file_hash(f["file"])
         path = self._path(key)
         tmp = None
         try:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump({"deps": deps, "facts": facts, "error": err}, f,

@@ -12,7 +12,7 @@ import os
 import re
 import tempfile
 
-from . import baseline, diffbase
+from . import baseline, diffbase, fswalk
 
 INCLUDE = re.compile(rb'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 
@@ -34,7 +34,7 @@ def _area(header, top):
 
 
 def _sources(d):
-    for dirpath, dirnames, filenames in os.walk(d):
+    for dirpath, dirnames, filenames in fswalk.walk(d):
         dirnames[:] = [n for n in dirnames if not n.startswith(".")]
         for fn in filenames:
             if fn.endswith(diffbase.SOURCES) and not fn.endswith(".mod.c"):
@@ -57,8 +57,8 @@ def _includers(headers, top):
                 if f in found:
                     continue
                 try:
-                    with open(f, "rb") as fh:
-                        text = fh.read()
+                    with fswalk.open_regular(f) as fh:
+                        text = fh.read(fswalk.MAX_SOURCE)
                 except OSError:
                     continue
                 if any(os.path.basename(os.fsdecode(m)) in names

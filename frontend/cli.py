@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from . import VERSION, kflags, paths, report
+from . import VERSION, kflags, outputs, paths, report
 from .rules import EXPERIMENTAL, RULES, doc_page, select
 
 
@@ -213,39 +213,35 @@ def _scenario_list(text):
     return ",".join(items)
 
 
-def _unwritable(path):
-    """Why path cannot be written, before a scan that would be lost."""
-    if not path:
-        return None
-    if os.path.isdir(path):
-        return "is a directory"
-    if os.path.exists(path):
-        return None if os.access(path, os.W_OK) else "permission denied"
-    d = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(d):
-        return "no such directory"
-    return None if os.access(d, os.W_OK | os.X_OK) else "permission denied"
-
-
 def cmd_scan(a):
-    from . import baseline, cache, changescan, diffbase
-    from .link import LinkError
-    from .scan import ScanError, Scanner
+    from . import baseline, cache
     kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
-    for target in (a.output, a.write_baseline):
-        problem = _unwritable(target)
-        if problem:
-            sys.stderr.write("modlife: cannot write %s: %s\n"
-                             % (target, problem))
-            return 2
     try:
         known = baseline.load(a.baseline) if a.baseline else None
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.stderr.write("modlife: cannot read baseline %s: %s\n"
                          % (a.baseline, e))
         return 2
+    outs = []
+    try:
+        for target in (a.output, a.write_baseline):
+            outs.append(outputs.Output(target, a.paths) if target else None)
+        return _scan_into(a, kdir, rules, cache_dir, known, *outs)
+    except outputs.OutputError as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    finally:
+        for o in outs:
+            if o:
+                o.discard()
+
+
+def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
+    from . import baseline, changescan, diffbase
+    from .link import LinkError
+    from .scan import ScanError, Scanner
 
     def make_scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
@@ -273,8 +269,9 @@ def cmd_scan(a):
                             ": " + why if why else "",
                             st["failed"], st["cache_hits"], st["seconds"],
                             st["link_seconds"]))
-    if a.write_baseline:
-        baseline.write(a.write_baseline, result["findings"])
+    if base_file:
+        baseline.write(base_file.tmp, result["findings"])
+        base_file.commit()
     if known is not None:
         result["findings"] = baseline.subtract(result["findings"], known)
     if a.prove and result["findings"]:
@@ -284,12 +281,12 @@ def cmd_scan(a):
         except ProveError as e:
             sys.stderr.write("modlife: %s\n" % e)
             return 2
-    out = open(a.output, "w") if a.output else sys.stdout
-    try:
-        report.FORMATS[a.format](result, out, sys.stderr)
-    finally:
-        if a.output:
-            out.close()
+    if out_file:
+        with out_file.open() as out:
+            report.FORMATS[a.format](result, out, sys.stderr)
+        out_file.commit()
+    else:
+        report.FORMATS[a.format](result, sys.stdout, sys.stderr)
     st = scanner.stats
     if scanner.input_errors or (st["checked"] and
                                 st["unchecked"] == st["checked"]):
@@ -313,6 +310,12 @@ def cmd_fix(a):
         return Scanner(kdir, a.jobs, rules, a.assume_module,
                        cache_dir=cache_dir, progress=False)
     try:
+        if a.format_patch:
+            outputs.patch_dir(a.format_patch)
+    except outputs.OutputError as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    try:
         s = scanner()
         result = s.scan(a.paths)
     except (ScanError, LinkError, kflags.KbuildError) as e:
@@ -323,7 +326,8 @@ def cmd_fix(a):
     todo, manual = fixscan.plan(result["findings"])
     for f, why in manual:
         sys.stderr.write("%s:%d:%d: note: no automatic fix: %s [modlife-%s]"
-                         "\n" % (display(f["file"]), f["line"], f["column"],
+                         "\n" % (report.lead(f["file"]), f["line"],
+                                 f["column"],
                                  why, f["rule"]))
     verifier = fixscan.Verifier(
         lambda: Scanner(kdir, 1, rules, a.assume_module, cocci="off",
@@ -334,7 +338,11 @@ def cmd_fix(a):
     changed, failed = fix.run(todo, a.dry_run, sys.stdout, sys.stderr,
                               verifier, collect)
     if collect:
-        _write_patches(a.format_patch, collect, result["findings"], s)
+        try:
+            _write_patches(a.format_patch, collect, result["findings"], s)
+        except outputs.OutputError as e:
+            sys.stderr.write("modlife: %s\n" % e)
+            return 2
     sys.stderr.write("modlife fix: %d file(s) %s, %d error(s), %d "
                      "finding(s) without an automatic fix\n"
                      % (changed, "in patches" if a.format_patch else
@@ -353,7 +361,6 @@ def _write_patches(outdir, changes, findings, scanner):
     for c in changes:
         key = scanner.mmap.resolve(c[2]).key
         groups.setdefault(key, []).append(c)
-    os.makedirs(outdir, exist_ok=True)
     for n, key in enumerate(sorted(groups), 1):
         files = {os.path.abspath(c[2]) for c in groups[key]}
         mine = [f for f in findings if os.path.abspath(f["file"]) in files
@@ -362,9 +369,7 @@ def _write_patches(outdir, changes, findings, scanner):
                                  SUBJECTS)
         subject = text.split("Subject: [PATCH] ", 1)[1].split("\n", 1)[0]
         name = os.path.join(outdir, patchmail.slug(subject, n))
-        with open(name, "w", encoding="utf-8",
-                  errors="surrogateescape") as f:
-            f.write(text)
+        outputs.write_new(name, text)
         sys.stdout.write("%s\n" % name)
 
 
@@ -465,11 +470,10 @@ def cmd_prove(a):
         sys.stderr.write("modlife: %s\n" % e)
         return 2
     if a.format == "json":
-        json.dump({"targets": [{
+        report.dump_json({"targets": [{
             "label": t.label, "module": t.module, "findings": t.findings,
         } for t in targets], "runs": results}, sys.stdout, indent=2,
             sort_keys=True)
-        sys.stdout.write("\n")
     else:
         prove.print_text(results, targets, sys.stdout)
     verdicts = {r["verdict"] for r in results}
@@ -477,7 +481,8 @@ def cmd_prove(a):
         for r in results:
             if r["verdict"] == "error":
                 sys.stderr.write("modlife: %s: %s scenario: %s\n" % (
-                    r["label"], r["scenario"], r["why"]))
+                    report.display(r["label"]), r["scenario"],
+                    report.display(r["why"])))
         return 2
     return 1 if "proven" in verdicts else 0
 
@@ -525,6 +530,28 @@ def main(argv):
     except Terminated:
         sys.stderr.write("modlife: terminated\n")
         return 143
+    except paths.SettingError as e:
+        sys.stderr.write("modlife: %s\n" % e)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (| head): no traceback, and no flush of
+        # what is left at exit
+        try:
+            fd = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(fd, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        sys.stderr.write("modlife: broken pipe\n")
+        return 2
+    except MemoryError:
+        sys.stderr.write("modlife: out of memory\n")
+        return 2
+    except Exception as e:     # 1 means findings: never say it for a crash
+        if os.environ.get("MODLIFE_DEBUG"):
+            raise
+        sys.stderr.write("modlife: internal error: %s: %s (MODLIFE_DEBUG=1 "
+                         "shows where)\n" % (type(e).__name__, e))
+        return 2
 
 
 def _main(argv):

@@ -16,6 +16,12 @@ every file the script can report. Each file is read once for all
 scripts; each script then runs once, with the candidate files as
 separate groups (--file-groups) over --jobs processes, so the output is
 what coccicheck prints.
+
+The files are not trusted: each regular expression must take time
+linear in the text (no two ways to match the same characters, scans that
+stop where the next candidate starts), and a file whose chains need more
+than a bounded number of searches (thousands of distinct captures) is
+admitted without deciding: spatch decides it.
 """
 import os
 import re
@@ -24,7 +30,8 @@ import sys
 import tempfile
 
 from .cocci_engine import TIMEOUT, spatch_options
-from .staging import Staged, display, shown_path
+from .fswalk import MAX_SOURCE, open_regular
+from .staging import Staged, display, lead, shown_path
 
 
 class Prefilter:
@@ -41,8 +48,29 @@ class Prefilter:
         if not self.chains:
             return True
         text = data.decode("latin-1")
-        seen = {}
-        return any(_chain(text, c, {}, seen) for c in self.chains)
+        # searches of the whole text the chains may make: each capture
+        # of a step is one more search of the next step's expression
+        seen = {"budget": max(MIN_SEARCHES, SEARCH_CHARS // (len(text) + 1))}
+        try:
+            return any(_chain(text, c, {}, seen) for c in self.chains)
+        except _Undecided:
+            return True
+
+
+# the work of one file's chains: searches of its text, at least
+# MIN_SEARCHES, in all SEARCH_CHARS characters
+MIN_SEARCHES = 32
+SEARCH_CHARS = 8 << 20
+
+
+class _Undecided(Exception):
+    """The chains would take longer than the bound."""
+
+
+def _spend(seen):
+    seen["budget"] -= 1
+    if seen["budget"] < 0:
+        raise _Undecided()
 
 
 _GROUP_REF = re.compile(r"@(\w+)@")
@@ -52,10 +80,13 @@ def _matches(text, pat, seen):
     """The distinct group captures of pat's matches, once per text."""
     key = ("captures", pat)
     if key not in seen:
-        caps = []
+        _spend(seen)
+        caps, known = [], set()
         for m in re.finditer(pat, text, re.M):
             g = {k: v for k, v in m.groupdict().items() if v is not None}
-            if g not in caps:
+            k = tuple(sorted(g.items()))
+            if k not in known:
+                known.add(k)
                 caps.append(g)
         seen[key] = caps
     return seen[key]
@@ -69,6 +100,7 @@ def _chain(text, steps, groups, seen):
     if len(steps) == 1:
         key = ("found", pat)
         if key not in seen:
+            _spend(seen)
             seen[key] = re.search(pat, text, re.M) is not None
         return seen[key]
     return any(_chain(text, steps[1:], dict(groups, **g), seen)
@@ -116,10 +148,14 @@ def candidates(scripts, files, errors):
     out = {s: [] for s in scripts}
     for path in files:
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            with open_regular(path) as f:
+                data = f.read(MAX_SOURCE + 1)
         except OSError as e:
             errors.append((path, "cannot read: %s" % e.strerror))
+            continue
+        if len(data) > MAX_SOURCE:
+            errors.append((path, "larger than %d MiB: not read"
+                           % (MAX_SOURCE >> 20)))
             continue
         for s, want in wants.items():
             if want is None or want.admits(data):
@@ -158,7 +194,8 @@ def run(script, files, mode, jobs, out=None, err=None):
             err.write("modlife: cannot run spatch: %s\n" % e)
             return 2
     for line in res.stdout.decode("utf-8", "replace").splitlines():
-        out.write(display(staged.unstage(line, shown_path)) + "\n")
+        # a report line begins with the file's name
+        out.write(lead(staged.unstage(line, shown_path)) + "\n")
     for line in res.stderr.decode("utf-8", "replace").splitlines():
         if line.strip():
             err.write("modlife: spatch %s: %s\n" %

@@ -15,11 +15,28 @@ git.
 import hashlib
 import os
 import re
+import stat
 import subprocess
+import tempfile
+import threading
+
+from . import fswalk
 
 # hooks git could still look up are off, whatever the repository says
 GIT = ["git", "--literal-pathspecs", "-c", "core.fsmonitor=false",
        "-c", "core.hooksPath=/dev/null", "-c", "core.quotePath=false"]
+
+# a git call that takes longer is stopped (a FIFO where git expects a
+# file, a huge repository on a slow disk)
+GIT_TIMEOUT = 600
+
+
+def git_env():
+    """git's environment: no pager, no prompt, and no lazy fetch where
+    git knows the switch (2.44 and later; older ones are refused a
+    repository that could fetch, see lazy_fetch())."""
+    return dict(os.environ, GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0",
+                GIT_NO_LAZY_FETCH="1", GIT_OPTIONAL_LOCKS="0")
 
 
 class DiffError(Exception):
@@ -27,10 +44,16 @@ class DiffError(Exception):
 
 
 def _git(top, args, text=True):
-    res = subprocess.run(GIT + ["-C", top] + args, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
-                         env=dict(os.environ, GIT_PAGER="cat",
-                                  GIT_TERMINAL_PROMPT="0"))
+    try:
+        res = subprocess.run(GIT + ["-C", top] + args,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=git_env(),
+                             timeout=GIT_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise DiffError("git %s in %s: no answer in %d s"
+                        % (args[0], top, GIT_TIMEOUT))
+    except OSError as e:
+        raise DiffError("cannot run git: %s" % e)
     if res.returncode != 0:
         raise DiffError("git %s: %s" % (args[0], res.stderr.decode(
             "utf-8", "replace").strip()))
@@ -38,7 +61,49 @@ def _git(top, args, text=True):
         else res.stdout
 
 
+# configuration that makes git fetch a missing object from a remote: for
+# a local or ext:: remote that runs remote.*.uploadpack or a transport
+# command the repository names
+_LAZY = r"^(extensions\.partialclone|remote\..*\.promisor|" \
+    r"remote\..*\.partialclonefilter)$"
+
+
+def lazy_fetch(top):
+    """What in top's configuration would let git fetch objects on
+    demand (a partial clone), or None."""
+    try:
+        res = subprocess.run(GIT + ["-C", top, "config", "-z",
+                                    "--get-regexp", _LAZY],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=git_env(),
+                             timeout=GIT_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "its configuration cannot be read: %s" % e
+    if res.returncode == 1:
+        return None             # none of the keys is set
+    if res.returncode != 0:
+        return "its configuration cannot be read: %s" % res.stderr.decode(
+            "utf-8", "replace").strip()
+    for entry in res.stdout.decode("utf-8", "replace").split("\0"):
+        key, _, value = entry.partition("\n")
+        if key and value.strip().lower() not in ("false", "no", "off",
+                                                 "0"):
+            return key
+    return None
+
+
+def check_repository(top):
+    """Refuses a repository whose git could fetch (and so run a command
+    the repository names) when an object is missing."""
+    why = lazy_fetch(top)
+    if why:
+        raise DiffError("%s is a partial clone (%s): git could fetch "
+                        "missing objects and run the commands the "
+                        "repository names; not read" % (top, why))
+
+
 def _commit(top, rev):
+    check_repository(top)
     if not rev:
         raise DiffError("--diff-base needs a revision")
     try:
@@ -64,27 +129,80 @@ def _blobs(top, commit, rel):
 
 
 def _read_blobs(top, blobs):
-    """{blob id: bytes} through one cat-file --batch."""
+    """({blob id: bytes}, {blob id: size}) for the blobs: the first of
+    those git has, the second of those larger than fswalk.MAX_SOURCE,
+    which are not read. cat-file --batch-check gives the sizes, then
+    cat-file --batch hands out one blob at a time: at most one blob is
+    in a pipe, none of a size no source has (a zero blob compresses
+    1000:1 in .git)."""
+    blobs = [b for b in blobs if re.fullmatch(r"[0-9a-f]{4,64}", b)]
     if not blobs:
-        return {}
-    proc = subprocess.run(
-        GIT + ["-C", top, "cat-file", "--batch"], stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        input=("\n".join(blobs) + "\n").encode())
-    if proc.returncode != 0:
-        raise DiffError("git cat-file: %s" % proc.stderr.decode(
+        return {}, {}
+    try:
+        res = subprocess.run(
+            GIT + ["-C", top, "cat-file", "--batch-check"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env(),
+            timeout=GIT_TIMEOUT, input=("\n".join(blobs) + "\n").encode())
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise DiffError("git cat-file: %s" % e)
+    if res.returncode != 0:
+        raise DiffError("git cat-file: %s" % res.stderr.decode(
             "utf-8", "replace").strip())
-    out, data, pos = {}, proc.stdout, 0
-    while pos < len(data):
-        end = data.index(b"\n", pos)
-        head = data[pos:end].split()
-        pos = end + 1
-        if len(head) < 3:           # "<id> missing"
-            continue
-        size = int(head[2])
-        out[head[0].decode()] = data[pos:pos + size]
-        pos += size + 1
-    return out
+    sizes = {}
+    for line in res.stdout.decode("ascii", "replace").splitlines():
+        head = line.split()
+        if len(head) == 3 and head[1] == "blob" and head[2].isdigit():
+            sizes[head[0]] = int(head[2])   # else "<id> missing"
+    big = {b: n for b, n in sizes.items() if n > fswalk.MAX_SOURCE}
+    want = [b for b in blobs if b in sizes and b not in big]
+    out = {}
+    if not want:
+        return out, big
+    with tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen(
+                GIT + ["-C", top, "cat-file", "--batch"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                env=git_env())
+        except OSError as e:
+            raise DiffError("git cat-file: %s" % e)
+        timer = threading.Timer(GIT_TIMEOUT, proc.kill)
+        timer.start()
+        try:
+            for b in want:
+                # no --buffer: git writes each blob out before the next
+                proc.stdin.write(b.encode() + b"\n")
+                proc.stdin.flush()
+                head = proc.stdout.readline(1024).split()
+                if len(head) < 3 or not head[2].isdigit() or \
+                        int(head[2]) > fswalk.MAX_SOURCE:
+                    raise ValueError(b" ".join(head).decode(
+                        "ascii", "replace") or "no answer")
+                size = int(head[2])
+                data = proc.stdout.read(size)
+                if len(data) != size or proc.stdout.read(1) != b"\n":
+                    raise ValueError("blob %s cut short" % b)
+                out[b] = data
+            proc.stdin.close()
+            rc = proc.wait()
+        except (OSError, ValueError) as e:
+            proc.kill()
+            proc.wait()
+            err.seek(0)
+            why = err.read(4096).decode("utf-8", "replace").strip()
+            raise DiffError("git cat-file: %s" % (why or e))
+        finally:
+            timer.cancel()
+            for f in (proc.stdin, proc.stdout):
+                try:
+                    f.close()
+                except OSError:
+                    pass
+        if rc != 0:
+            err.seek(0)
+            raise DiffError("git cat-file: %s" % err.read(4096).decode(
+                "utf-8", "replace").strip())
+    return out, big
 
 
 def _repos(paths):
@@ -132,7 +250,42 @@ def _index(top, rel):
     return out, stamp
 
 
+def _not_regular(path):
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False            # absent: git skips it too
+
+
+def _blocking_excludes(top, rel):
+    """An exclude file git would read for ls-files -o that is not a
+    regular file (a FIFO blocks git's open for ever)."""
+    cands = [os.path.join(top, _git(top, ["rev-parse", "--git-path",
+                                          "info/exclude"]).strip())]
+    try:
+        cands.append(os.path.expanduser(
+            _git(top, ["config", "--path", "core.excludesFile"]).strip()))
+    except DiffError:
+        pass                    # not set
+    for r in rel:
+        d = os.path.dirname(os.path.join(top, r))
+        while d.startswith(top + os.sep):   # the parents git reads too
+            cands.append(os.path.join(d, ".gitignore"))
+            d = os.path.dirname(d)
+        cands.append(os.path.join(top, ".gitignore"))
+        for dirpath, dirnames, filenames in fswalk.walk(
+                os.path.join(top, r)):
+            dirnames[:] = [n for n in dirnames if n != ".git"]
+            if ".gitignore" in filenames or ".gitignore" in dirnames:
+                cands.append(os.path.join(dirpath, ".gitignore"))
+    return next((c for c in cands if c and _not_regular(c)), None)
+
+
 def _untracked(top, rel):
+    bad = _blocking_excludes(top, rel)
+    if bad:
+        raise DiffError("%s is not a regular file: git cannot read the "
+                        "ignore rules" % bad)
     data = _git(top, ["ls-files", "-o", "--exclude-standard", "-z", "--"] +
                 [r for r in rel if r != "."], text=False)
     return [n.decode("utf-8", "surrogateescape")
@@ -149,7 +302,8 @@ def _safe_name(name):
 
 
 def _worktree_blob(path, entry, stamp):
-    """The blob id of the file as it is, or None when it is gone."""
+    """The blob id of the file as it is, or None when it is gone (or not
+    a file git could hold: a FIFO is never opened)."""
     try:
         st = os.lstat(path)
     except OSError:
@@ -159,10 +313,15 @@ def _worktree_blob(path, entry, stamp):
             st.st_mtime_ns < stamp:
         return entry[0]     # what git itself would trust
     try:
-        if os.path.islink(path):
+        if stat.S_ISLNK(st.st_mode):
             return _blob_id(os.fsencode(os.readlink(path)))
-        with open(path, "rb") as f:
-            return _blob_id(f.read())
+        with fswalk.open_regular(path) as f:
+            # streamed: the size is in the blob's header
+            size = os.fstat(f.fileno()).st_size
+            h = hashlib.sha1(b"blob %d\0" % size)
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+            return h.hexdigest()
     except OSError:
         return None
 
@@ -202,8 +361,16 @@ def changes(rev, paths):
                 gone[path] = at_rev[n]
             else:
                 differ[path] = at_rev.get(n)
-        blobs = _read_blobs(top, sorted({b for b in list(differ.values()) +
-                                         list(gone.values()) if b}))
+        blobs, big = _read_blobs(top, sorted({
+            b for b in list(differ.values()) + list(gone.values()) if b}))
+        refused = sorted(os.path.relpath(p, top) for p, b in
+                         list(differ.items()) + list(gone.items())
+                         if b in big)
+        if refused:
+            raise DiffError("%s at %s: larger than %d MiB, not read (no "
+                            "source file is that large)" % (
+                                ", ".join(refused), rev,
+                                fswalk.MAX_SOURCE >> 20))
         ch.old = {p: (blobs.get(b) if b else None)
                   for p, b in differ.items()}
         ch.deleted = {p: blobs.get(b) for p, b in gone.items()}

@@ -21,6 +21,8 @@ import tempfile
 
 from . import paths
 from .cocci_engine import TIMEOUT, spatch_options
+from .fswalk import MAX_SOURCE, open_regular
+from .report import display as shown_text, lead
 from .rules import RULES
 from .staging import display, shown_path, staged_name
 
@@ -89,8 +91,14 @@ def snapshot(path):
     """What must still hold when the new text replaces the file: the same
     inode, size, modification time and bytes."""
     st = os.stat(path)
-    with open(path, "rb") as f:
-        data = f.read()
+    too_large = Unchanged("is larger than %d MiB: not read"
+                          % (MAX_SOURCE >> 20))
+    if st.st_size > MAX_SOURCE:
+        raise too_large
+    with open_regular(path) as f:
+        data = f.read(MAX_SOURCE + 1)
+    if len(data) > MAX_SOURCE:
+        raise too_large
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
             hashlib.sha256(data).digest()), data
 
@@ -230,7 +238,7 @@ def run(plan, dry_run, out, err, verifier=None, collect=None):
     (verifier) still finds the finding in, is not written."""
     changed, errors = 0, 0
     for path in sorted(plan):
-        shown = display(path)
+        shown = lead(path)      # a note's line begins with it
         try:
             before, old = snapshot(path)
             if not dry_run and collect is None:     # only a write needs
@@ -261,7 +269,7 @@ def run(plan, dry_run, out, err, verifier=None, collect=None):
             problem = str(e)
         except OSError as e:
             problem = "%s%s" % (e.strerror or e,
-                                " (%s)" % display(e.filename)
+                                " (%s)" % shown_text(e.filename)
                                 if e.filename and e.filename != path else "")
         if problem:
             err.write("%s: error: %s; file left as it was\n"
@@ -289,6 +297,10 @@ def _refusal(path, old, new, rules, verifier):
         return None
     left = verifier.remaining(path, new, rules)
     if left is None:
+        if path.endswith(".h"):
+            # re-scanned through the sources beside it only
+            return "the fixed header could not be re-scanned with the " \
+                "sources in its directory"
         return "the fixed file could not be re-scanned"
     if left:
         return "a re-scan still finds %s" % ", ".join(

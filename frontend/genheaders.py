@@ -9,6 +9,8 @@ in Python, from those files: nothing of the tree is run.
 import os
 import re
 
+from . import fswalk
+
 
 def mach_types(tree):
     """arch/arm/tools/gen-mach-types' output for every board: the
@@ -18,8 +20,9 @@ def mach_types(tree):
     if not os.path.isfile(path):
         return None
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            lines = f.read().splitlines()
+        with fswalk.open_regular(path) as f:
+            lines = f.read(fswalk.MAX_SOURCE).decode(
+                "utf-8", "replace").splitlines()
     except OSError:
         return None
     out = ["#ifndef __ASM_ARM_MACH_TYPE_H", "#define __ASM_ARM_MACH_TYPE_H",
@@ -60,7 +63,10 @@ def make(tree, source, header):
     if not os.path.isfile(shipped):
         return None
     try:
-        with open(shipped, encoding="utf-8", errors="replace") as f:
-            return f.read()
+        with fswalk.open_regular(shipped) as f:
+            data = f.read(fswalk.MAX_SOURCE + 1)
     except OSError:
         return None
+    if len(data) > fswalk.MAX_SOURCE:
+        return None             # no header a tree ships is this large
+    return data.decode("utf-8", "replace")

@@ -14,6 +14,8 @@ import shlex
 import subprocess
 import tempfile
 
+from . import cache
+
 PER_OBJECT = ("-DMODULE", "-DKBUILD_BASENAME=", "-DKBUILD_MODNAME=",
               "-D__KBUILD_MODNAME=", "-Wp,-MMD,", "-Wp,-MD,")
 
@@ -95,31 +97,83 @@ def _absolutize(cwd, args):
     return out
 
 
+# the shapes of the flags the probe records (kbuild's CHECKFLAGS and
+# c_flags): a cached list is used only when each flag has one of them.
+# The cache is data: an option that names a file to write (-o, -MF,
+# -Wp,-MD,FILE, --modlife-facts=), or any other of the checker's own,
+# makes the list a miss, computed again.
+_FLAG = re.compile(r"""(
+    -[IDU][^-].* | -std=[\w+]+ | -O[0-9sgz]? | -g[\w=-]* | -pg | -pipe |
+    -nostdinc | -m[\w=.,+-]+ | --arch=\w+ | -f[\w=.,+/:@-]+ |
+    -W[\w=.+-]+ | --param=[\w=.-]+
+)\Z""", re.X | re.S)
+# these take the next argument (a path, a macro)
+_WITH_ARG = ("-include", "-imacros", "-isystem", "-idirafter", "-iquote",
+             "-I", "-D", "-U")
+# -f options that write a file (gcc's dumps, profiles, reports)
+_WRITES = ("-fdump", "-fprofile", "-fstack-usage", "-fcallgraph-info",
+           "-fopt-info", "-fsave-optimization-record", "-fdiagnostics-log",
+           "-fplugin", "-fauto-profile", "-fcreate-profile")
+
+
+def valid_flags(flags):
+    """Whether a list (from a cache file) holds only flags of the shapes
+    the probe records."""
+    if not isinstance(flags, list) or not flags:
+        return False
+    arg = False
+    for f in flags:
+        if not isinstance(f, str) or "\0" in f or \
+                f.startswith("--modlife"):
+            return False
+        if arg:
+            if f.startswith("-") or not f:
+                return False
+            arg = False
+        elif f in _WITH_ARG:
+            arg = True
+        elif f.startswith(_WITH_ARG[:5]):     # joined: -isystem/usr/...
+            opt = next(o for o in _WITH_ARG[:5] if f.startswith(o))
+            if f[len(opt):].startswith("-"):
+                return False
+        elif not _FLAG.match(f) or f.startswith(_WRITES):
+            return False
+    return not arg
+
+
+def _read_cached(path):
+    """The flags in a cache file of ours, or None."""
+    try:
+        data = json.loads(cache.read_trusted(path).decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if valid_flags(data) else None
+
+
 def kernel_flags(kdir, cache_dir=""):
     """The checker flags for KDIR, from the cache when possible: in
-    cache_dir, by default the user's cache; None: no cache."""
+    cache_dir, by default the user's cache; None: no cache. A cache
+    directory that is not ours, or an entry that is not ours or not of
+    the probe's shapes, is not used."""
     if not kdir or not os.path.isfile(os.path.join(kdir, "Makefile")):
         raise KbuildError("no configured kernel tree at %s (set KDIR=)"
                           % kdir)
     if cache_dir == "":
         cache_dir = user_cache_dir()
+    if cache_dir and cache.distrust_dir(cache_dir):
+        cache_dir = None
     path = _cache_path(kdir, cache_dir) if cache_dir else None
-    try:
-        if path:
-            with open(path) as f:
-                data = json.load(f)
-            if isinstance(data, list) and all(isinstance(a, str)
-                                              for a in data):
-                return data
-    except (OSError, ValueError):
-        pass
+    if path:
+        flags = _read_cached(path)
+        if flags is not None:
+            return flags
     cwd, args = _capture(kdir)
     flags = _absolutize(cwd, args)
     if not path:
         return flags
     tmp = None
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(os.path.dirname(path), cache.DIR_MODE, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
         with os.fdopen(fd, "w") as f:
             json.dump(flags, f)

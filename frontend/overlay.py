@@ -4,8 +4,11 @@ autoconf.h, and headers the kernel build would have generated."""
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 import threading
+
+from . import cache
 
 
 class Overlays:
@@ -14,13 +17,17 @@ class Overlays:
     1", included after kconfig.h, as autoconf.h would say for X=m; and
     what they depend on "#define CONFIG_OF 1" (=y) or _MODULE (=m). Named by
     their content, in the cache directory when there is one, so that the
-    flags - and the cache key - stay the same from scan to scan."""
+    flags - and the cache key - stay the same from scan to scan. A cache
+    where they cannot be written (read-only, full, not ours) is named
+    once, and they go to a private temporary directory: the parse is the
+    same."""
 
-    def __init__(self, cache_dir):
+    def __init__(self, cache_dir, warn=None):
         self.tmp = None
         self.dir = os.path.join(cache_dir, "overlays") if cache_dir else None
         self.made = {}
         self.lock = threading.Lock()    # workers make generated headers
+        self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
 
     def flags(self, options):
         """-include of the header for options [("CONFIG_X", "m"), ...]."""
@@ -32,9 +39,10 @@ class Overlays:
             "#undef %s\n#define %s %s\n" % (o, o, v)
             for o, v in options)
         name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"
-        if name not in self.made:
-            self.made[name] = self._write(name, text)
-        return ["-include", self.made[name]]
+        with self.lock:
+            if name not in self.made:
+                self.made[name] = self._write(name, text)
+            return ["-include", self.made[name]]
 
     def _base(self):
         """The cache's overlays directory, or (without a usable cache)
@@ -42,28 +50,58 @@ class Overlays:
         d = self.dir
         if d:
             try:
-                os.makedirs(d, exist_ok=True)
-                return d
-            except OSError:
-                self.dir = None
+                os.makedirs(d, cache.DIR_MODE, exist_ok=True)
+                why = cache.distrust(os.stat(d))
+                if not why:
+                    return d
+                self._unusable("%s %s" % (d, why))
+            except OSError as e:
+                self._unusable("%s: %s" % (d, e.strerror or e))
         if self.tmp is None:
             self.tmp = tempfile.mkdtemp(prefix="modlife-overlay-")
         return self.tmp
 
-    def _write(self, name, text):
-        path = os.path.join(self._base(), name)
+    def _unusable(self, why):
+        """Said once: the overlays go to a private directory from now."""
+        self.dir = None
+        self.warn("cache not usable: %s; its headers are written to a "
+                  "private temporary directory" % why)
+
+    @staticmethod
+    def _holds(path, data):
+        """path is a regular file of ours with the bytes data."""
         try:
-            with open(path) as f:
-                if f.read() == text:
-                    return path
-        except OSError:
-            pass
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-        return path
+            return cache.read_trusted(path, len(data)) == data
+        except (OSError, ValueError):
+            return False
+
+    def _write(self, name, text):
+        data = text.encode("utf-8", "surrogateescape")
+        while True:
+            base = self._base()
+            path = os.path.join(base, name)
+            if self._holds(path, data):
+                return path
+            tmp = None
+            try:
+                os.makedirs(os.path.dirname(path), cache.DIR_MODE,
+                            exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path),
+                                           suffix=".tmp")
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, path)
+                return path
+            except OSError as e:
+                if tmp:
+                    try:
+                        os.unlink(tmp)
+                    except OSError:
+                        pass
+                if base != self.dir:
+                    raise       # the private directory: nowhere else
+                self._unusable("%s: %s" % (os.path.dirname(path),
+                                           e.strerror or e))
 
     def generated(self, header, text):
         """A directory in which header (a relative path) has text."""

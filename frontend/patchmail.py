@@ -16,6 +16,7 @@ import time
 
 from . import diffbase, paths
 from .baseline import tree_path
+from .report import display
 
 _GIT = diffbase.GIT + ["-c", "log.showSignature=false",
                        "-c", "gpg.program=false"]
@@ -23,13 +24,15 @@ _GIT = diffbase.GIT + ["-c", "log.showSignature=false",
 
 def _history_prefix(path):
     d = os.path.dirname(os.path.abspath(path))
+    if diffbase.lazy_fetch(d):
+        return None     # git log could fetch, running what the repo names
     try:
         res = subprocess.run(
             _GIT + ["-C", d, "log", "--no-show-signature", "--format=%s",
                     "-n", "200", "--", os.path.basename(path)],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL, timeout=60,
-            env=dict(os.environ, GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0"))
+            env=diffbase.git_env())
     except (OSError, subprocess.TimeoutExpired):
         return None
     if res.returncode:
@@ -64,7 +67,7 @@ def _section(rule, title):
     return " ".join(m.group(1).split()) if m else ""
 
 
-def _wrap(text, width=72):
+def _wrap(text, width=72, indent=""):
     out, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:
@@ -74,7 +77,7 @@ def _wrap(text, width=72):
             line = (line + " " + word) if line else word
     if line:
         out.append(line)
-    return "\n".join(out)
+    return "\n".join(indent + ln for ln in out)
 
 
 def _identity():
@@ -95,11 +98,16 @@ def compose(module, changes, findings, subjects):
     lead = changes[0][2]
     what = subjects[rules[0]] if len(rules) == 1 else \
         "fix unload lifetime bugs (%s)" % ", ".join(rules)
-    subject = "%s: %s" % (prefix(lead), what)
+    # one line whatever a directory name holds (a newline would start a
+    # mail header)
+    subject = display("%s: %s" % (prefix(lead), what))
     body = []
     for f in findings:
+        # indented: git am ends the message at a line that begins with
+        # "diff -", "---" or "Index: ", and a name can begin so
         body.append(_wrap("%s:%d: %s" % (
-            os.path.basename(f["file"]), f["line"], f["message"])))
+            display(os.path.basename(f["file"])), f["line"],
+            display(f["message"])), 70, "  "))
     for r in rules:
         why = _section(r, "Why")
         if why and "```" not in why:

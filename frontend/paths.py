@@ -8,6 +8,10 @@ import shutil
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
+class SettingError(Exception):
+    pass
+
+
 def _first(*candidates):
     for c in candidates:
         if c and os.path.exists(c):
@@ -15,8 +19,17 @@ def _first(*candidates):
     return None
 
 
+def _setting(name):
+    """An environment setting naming a file: one that names nothing is
+    an error, never quietly replaced by the default."""
+    value = os.environ.get(name)
+    if value and not os.path.exists(value):
+        raise SettingError("%s=%s: no such file" % (name, value))
+    return value
+
+
 def sparse_binary():
-    return _first(os.environ.get("MODLIFE_SPARSE"),
+    return _first(_setting("MODLIFE_SPARSE"),
                   os.path.join(ROOT, "sparse-plugin", "modlife-sparse"),
                   os.path.join(ROOT, "..", "..", "bin", "modlife-sparse"),
                   shutil.which("modlife-sparse"))
@@ -27,7 +40,7 @@ def cocci_dir():
 
 
 def kb_file():
-    return _first(os.environ.get("MODLIFE_KB"),
+    return _first(_setting("MODLIFE_KB"),
                   os.path.join(ROOT, "kb", "owner-reads.tsv"))
 
 

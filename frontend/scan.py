@@ -14,7 +14,8 @@ import subprocess
 import sys
 import time
 
-from . import archheaders, cocci_engine, kflags, link, paths, sparse_engine
+from . import archheaders, cocci_engine, fswalk, includes, kflags, link, \
+    paths, sparse_engine
 from .overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
@@ -41,12 +42,18 @@ def _renamed(facts, old, new):
     return out
 
 
-def collect(targets, errors):
-    """The .c files under the targets, each once, in a stable order."""
+def collect(targets, errors, outside=None):
+    """The .c files under the targets, each once, in a stable order.
+
+    A scanned tree is not trusted: a file or directory link in it that
+    leads out of the named directory is not followed (fix would write
+    through it), and such links are listed in outside when it is given.
+    A file named on the command line is the user's own choice and is
+    taken as it is."""
     seen, out = set(), []
 
-    def add(p):
-        real = os.path.realpath(p)
+    def add(p, real=None):
+        real = real or os.path.realpath(p)
         if real in seen:
             return
         seen.add(real)
@@ -65,27 +72,32 @@ def collect(targets, errors):
         if not os.path.isdir(t):
             errors.append({"file": t, "message": "no such file or directory"})
             continue
-        visited = set()
         before = len(out)
+        root = os.path.realpath(t)
 
         def unreadable(e):
             errors.append({"file": e.filename or t, "message":
                            "cannot read the directory: %s"
                            % (e.strerror or e)})
 
-        for dirpath, dirnames, filenames in os.walk(t, followlinks=True,
-                                                    onerror=unreadable):
-            real = os.path.realpath(dirpath)
-            if real in visited:     # a symlink loop
-                dirnames[:] = []
-                continue
-            visited.add(real)
+        def leads_out(p):
+            if outside is not None:
+                outside.append(os.path.abspath(p))
+
+        for dirpath, dirnames, filenames, real in fswalk.walk(
+                t, onerror=unreadable, followlinks=True, within=t,
+                outside=leads_out, with_real=True):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS
                                  and not d.startswith("."))
             for fn in sorted(filenames):
                 if fn.endswith(".c") and not fn.endswith(".mod.c"):
                     p = os.path.join(dirpath, fn)
-                    if os.path.isfile(p):
+                    if not os.path.islink(p):
+                        if os.path.isfile(p):
+                            add(p, os.path.join(real, fn))
+                    elif not fswalk.inside(p, root):
+                        leads_out(p)
+                    elif os.path.isfile(p):
                         add(p)
         if len(out) == before and not any(e["file"] == t for e in errors):
             errors.append({"file": t, "message": "no C source file (.c) "
@@ -109,13 +121,19 @@ def _display(path, cwd):
     return shown_path(path, cwd)
 
 
-def linked_findings(linker, facts, requested, rules, cwd, errors):
+def linked_findings(linker, facts, requested, rules, cwd, errors,
+                    failed=None):
     """Link one module's facts; the findings that stand, as reported. A
-    link that fails is an error of the module's files; the scan goes on."""
+    link that fails is an error of the module's files (and is added to
+    failed); the scan goes on."""
     findings = []
+    if not facts:
+        return findings     # no file gave a fact: nothing to decide
     try:
         standing = linker.link(facts)
     except link.LinkError as e:
+        if failed is not None:
+            failed.append(e)
         files = sorted({x["file"] for x in
                         sparse_engine.parse(facts, ("tu",))
                         if isinstance(x.get("file"), str)})
@@ -127,7 +145,8 @@ def linked_findings(linker, facts, requested, rules, cwd, errors):
     # includes it
     headers = set()
     if requested is not None and any(
-            os.path.abspath(t.get("file", "")) in requested
+            isinstance(t.get("file"), str) and
+            os.path.abspath(t["file"]) in requested
             for t in sparse_engine.parse(facts, ("tu",))):
         headers = {os.path.abspath(x["file"]) for x in
                    sparse_engine.parse(facts, ("include",))
@@ -147,6 +166,22 @@ def linked_findings(linker, facts, requested, rules, cwd, errors):
     return findings
 
 
+class Refused(str):
+    """An error of a file that neither engine is to read."""
+
+
+def _too_large(path):
+    """Why a source is not read (larger than any real one), or None."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None
+    if size <= fswalk.MAX_SOURCE:
+        return None
+    return Refused("larger than %d MiB (%d bytes): not read"
+                   % (fswalk.MAX_SOURCE >> 20, size))
+
+
 def _without_findings_if_error(facts):
     """A partial AST may miss what discharges a finding: keep a failed
     file's keys, not its findings."""
@@ -164,7 +199,7 @@ def _built_facts(dirs, errors, cwd):
         if not os.path.isdir(top):
             errors.append({"file": top, "message": "no such directory"})
             continue
-        for dirpath, dirnames, filenames in os.walk(top):
+        for dirpath, dirnames, filenames in fswalk.walk(top):
             dirnames.sort()
             for fn in sorted(filenames):
                 if not (fn.startswith(".") and fn.endswith(".o.modlife")):
@@ -198,17 +233,14 @@ def link_built(dirs, rules):
         return None
     for path in files:
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                facts = f.read().splitlines()
-            for n, line in enumerate(facts, 1):
-                if not sparse_engine.kind(line):
-                    raise ValueError("line %d is no fact" % n)
-        except (OSError, ValueError) as e:
+            facts = link.read_facts(path)
+        except link.LinkError as e:
             errors.append({"file": _display(path, cwd),
                            "message": "unreadable facts: %s" % e})
             continue
         for x in sparse_engine.parse(facts, ("error",)):
-            errors.append({"file": _display(str(x.get("file")), cwd),
+            # no file: the checker stopped before it read the file names
+            errors.append({"file": _display(str(x.get("file") or path), cwd),
                            "message": str(x.get("message"))})
         tu = next(iter(sparse_engine.parse(facts, ("tu",))), {})
         key = os.path.join(os.path.dirname(path),
@@ -224,10 +256,41 @@ def link_built(dirs, rules):
     return {"findings": findings, "errors": errors, "checked": len(files)}
 
 
+_KB_ROW = re.compile(r"^(?:(?:struct|union) \w+|[a-z][a-z-]*:[^\t]*)"
+                     r"\t[^\t]*\t[^\t]*$")
+
+
+def _kb_rows_problem(path):
+    """Why path's rows are not those of a knowledge file (every row:
+    a type or a tagged key, where, how), or None."""
+    try:
+        with fswalk.open_regular(path) as f:
+            data = f.read(fswalk.MAX_SOURCE + 1)
+    except OSError as e:
+        return "knowledge file %s: %s" % (path, e.strerror or e)
+    if len(data) > fswalk.MAX_SOURCE:
+        return "knowledge file %s: too large" % path
+    rows = 0
+    for n, line in enumerate(data.decode("utf-8", "replace").split("\n"),
+                             1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if not _KB_ROW.match(line):
+            return "knowledge file %s:%d: not a row of a knowledge file " \
+                "(type or key, where, how)" % (path, n)
+        rows += 1
+    if not rows:
+        return "knowledge file %s: no row in it" % path
+    return None
+
+
 def _not_a_kb(binary, path):
     """Why the checker refuses path as its knowledge file (a directory,
     garbage), or None: a wrong MODLIFE_KB must not silently drop every
     finding. The checker decides, with no file to check."""
+    problem = _kb_rows_problem(path)
+    if problem:
+        return problem
     try:
         res = subprocess.run([binary, "--modlife-kb=" + path],
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -326,16 +389,20 @@ class Scanner:
 
     def scan(self, targets):
         cwd = os.getcwd()
-        errors = []
-        files = collect(targets, errors)
+        errors, outside = [], []
+        files = collect(targets, errors, outside)
         # named inputs that could not be checked at all
         self.input_errors = len(errors)
-        flags = kflags.kernel_flags(self.kdir, self.cache_dir)
+        # self.cache.dir: None unless the cache is usable (and ours)
+        flags = kflags.kernel_flags(self.kdir, self.cache.dir)
         explicit = [os.path.abspath(t) for t in targets
                     if os.path.isfile(t) and t.endswith(".c")]
         info, modules, skipped, options = self._plan(
             files, explicit, kflags.native_arch(flags))
-        overlay = Overlays(self.cache_dir)
+        for p in outside:
+            skipped[p] = "link-outside"
+        explicit += outside         # said on stderr: the user should know
+        overlay = Overlays(self.cache.dir, self.warn)
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
@@ -356,7 +423,15 @@ class Scanner:
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them)."""
             sub = self.substitute.get(f)
-            hit = self.cache.get(ck) if sub is None else None
+            refused = _too_large(sub or f)
+            if refused:
+                return [], refused
+            # a FIFO or device header would hold the checker until its
+            # timeout: an error of the file at once (not cached)
+            irregular = includes.irregular_include(sub or f, fl, flags)
+            if irregular:
+                return [], irregular
+            hit = self.cache.get(ck, f, kf) if sub is None else None
             if hit is not None:
                 return hit
             transient = []
@@ -415,7 +490,8 @@ class Scanner:
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs)] = (
                         "sparse", f, ck)
-                    if self.cocci == "all" and f in requested:
+                    if self.cocci == "all" and f in requested and \
+                            not _too_large(f):
                         futs[pool.submit(cocci_engine.run_report, scripts,
                                          [f])] = ("cocci", f, None)
             try:
@@ -437,8 +513,10 @@ class Scanner:
                             errors.append({"file": _display(f, cwd),
                                            "message": err})
                             failed.append(f)
-                            if self.cocci == "fallback" and f in requested and \
-                                    scripts:
+                            if isinstance(err, Refused):
+                                self.input_errors += 1  # not read at all
+                            elif self.cocci == "fallback" and \
+                                    f in requested and scripts:
                                 futs[pool.submit(cocci_engine.run_report,
                                                  scripts, [f])] = ("cocci", f,
                                                                    None)
@@ -449,9 +527,12 @@ class Scanner:
                         n = 0
                         if pending[key] == 0:
                             t0 = time.time()
+                            lost = []
                             found = linked_findings(linker, bucket.pop(key),
                                                     requested, self.rules,
-                                                    cwd, errors)
+                                                    cwd, errors, lost)
+                            # a module not decided: as an input not checked
+                            self.input_errors += len(lost)
                             link_seconds += time.time() - t0
                             findings += found
                             n = len(found)

@@ -365,9 +365,13 @@ class ScanInputsTest(unittest.TestCase):
             self.assertIn("unreadable facts", res.stderr)
             self.assertNotIn("Traceback", res.stderr)
 
-    def test_an_include_of_a_device_runs_into_the_memory_cap(self):
+    def test_an_include_of_a_huge_file_runs_into_the_memory_cap(self):
+        """A device include is refused before the checker runs
+        (test_hostile_parsing); a huge regular header meets the cap."""
         with TempDir() as tmp:
-            write(os.path.join(tmp, "z.c"), '#include "/dev/zero"\n')
+            write(os.path.join(tmp, "z.c"), '#include "big.h"\n')
+            with open(os.path.join(tmp, "big.h"), "w") as f:
+                f.truncate(1 << 30)     # sparse: costs no disk
             # a lower cap than the default 4 GiB: CI machines are small
             res = run([MODLIFE, "scan", "--no-cache", "--cocci", "off",
                        os.path.join(tmp, "z.c")],

@@ -22,7 +22,7 @@ import os
 import stat
 import tempfile
 
-from . import sparse_engine
+from . import link, sparse_engine
 from .fswalk import MAX_SOURCE, open_regular
 
 CHUNK = 1 << 20
@@ -92,17 +92,10 @@ def file_hash(path, limit=MAX_SOURCE):
         return None
 
 
-# the types of the fact keys the front end reads; every other value is
-# a string, an integer, null, a boolean or a list of strings (factread.c)
-_KEY_TYPES = {"k": str, "file": str, "message": str, "modname": str,
-              "line": int, "col": int}
-_MAY_BE_NULL = ("file", "modname", "message")
-
-
 def valid_fact(line):
     """A whole fact line as the checker writes it: one flat JSON object
     on one line, its kind first. A cut line, a nested value or a key of
-    the wrong type is not."""
+    the wrong type is not (link.is_fact(): what factread.c takes)."""
     if not isinstance(line, str) or "\n" in line or "\r" in line:
         return False
     k = sparse_engine.kind(line)
@@ -113,23 +106,7 @@ def valid_fact(line):
         x = json.loads(line)
     except ValueError:
         return False
-    if not isinstance(x, dict) or x.get("k") != k:
-        return False
-    for key, v in x.items():
-        want = _KEY_TYPES.get(key)
-        if want is not None:
-            # the checker writes null for a module name it does not
-            # know and for an error of no one file
-            if v is None and key in _MAY_BE_NULL:
-                continue
-            if not isinstance(v, want) or isinstance(v, bool):
-                return False
-        elif isinstance(v, list):
-            if not all(isinstance(s, str) for s in v):
-                return False
-        elif v is not None and not isinstance(v, (str, int)):
-            return False
-    return True
+    return isinstance(x, dict) and x.get("k") == k and link.is_fact(x)
 
 
 def tree_top(path):

@@ -96,7 +96,7 @@ _TYPES = {"k": (str,), "file": (str, type(None)),
           "rule": (str,), "line": (int,), "col": (int,)}
 
 
-def _is_fact(d):
+def is_fact(d):
     """Whether d (a decoded line) is what the checker's fact reader
     takes: an object whose first member is the kind, of strings,
     integers, booleans, null and lists of strings; a file, line or
@@ -131,7 +131,7 @@ def read_facts(path):
         raise LinkError(e.strerror or str(e))
     for n, line in enumerate(facts, 1):
         try:
-            ok = sparse_engine.kind(line) and _is_fact(json.loads(line))
+            ok = sparse_engine.kind(line) and is_fact(json.loads(line))
         except ValueError:
             ok = False
         if not ok:

@@ -163,10 +163,14 @@ class CachedFactsTest(unittest.TestCase):
                                    '"modname":"a"}'))
         self.assertTrue(valid_fact('{"k":"finding","file":"/a.c","line":3,'
                                    '"col":1,"object":null,"unless":["x"]}'))
+        # as the checker writes them: no module name, an error of no file
+        self.assertTrue(valid_fact('{"k":"tu","file":"/a.c","modname":null}'))
+        self.assertTrue(valid_fact('{"k":"error","file":null,'
+                                   '"message":"out of memory"}'))
         for bad in ('{"k":"tu","file":1}', '{"k":"tu"', '{"k":"x","k2":[1]}',
                     '{"k":"tu","line":true}', '["k"]', '{"k":"tu"} x', 1,
                     '{"k":"tu",\n"file":"a.c"}', '{"k":"tu","a":{}}',
-                    '{"k":"tu","line":"1"}', '{"k":"fn","file":null}',
+                    '{"k":"tu","line":"1"}', '{"k":"fn","file":[]}',
                     '{"k":"tu","file":"\ud800"}', '{"k":"fn","k":"tu"}'):
             self.assertFalse(valid_fact(bad), bad)
 

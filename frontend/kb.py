@@ -88,7 +88,7 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
                 try:
                     # a FIFO or a device is no source (and would block)
                     with fswalk.open_regular(p) as f:
-                        text = f.read()
+                        text = f.read(fswalk.MAX_SOURCE)
                     if (pattern and pattern.search(text)) or (also and all(
                             r.search(text) for r in also)):
                         out.append(p)
@@ -284,7 +284,7 @@ def _this_module_members(tree):
                 continue
             try:
                 with fswalk.open_regular(os.path.join(dirpath, fn)) as f:
-                    text = f.read()
+                    text = f.read(fswalk.MAX_SOURCE)
             except OSError:
                 continue
             if b"THIS_MODULE" in text:

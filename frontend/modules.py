@@ -361,6 +361,7 @@ REASONS = {
                    "checks it)",
     "config": "KDIR's .config does not build it as a module "
               "(--config kdir)",
+    "link-outside": "a link out of the scanned directory: not followed",
 }
 MODES = ("any", "kdir")
 CONFIG_WORD = re.compile(rb"\bCONFIG_([A-Za-z0-9_]+)")

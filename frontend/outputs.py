@@ -13,7 +13,7 @@ import os
 import stat
 import tempfile
 
-# what a scan reads besides .c files: an output must not replace them
+# what a scan reads besides sources and headers (and Kconfig.*)
 _INPUT_NAMES = ("Makefile", "Kbuild", "Kconfig")
 
 
@@ -46,7 +46,8 @@ def _is_input(path, inputs):
             if real.startswith(top.rstrip(os.sep) + os.sep) and \
                     os.path.exists(real) and (
                         name.endswith((".c", ".h")) or
-                        name.startswith(_INPUT_NAMES)):
+                        name in _INPUT_NAMES or
+                        name.startswith("Kconfig.")):
                 return True
         elif os.path.exists(t) and os.path.exists(path) and (
                 os.path.samefile(t, path) or

@@ -64,7 +64,8 @@ class LinksOutOfTheTreeTest(unittest.TestCase):
                                      s["reason"]) for s in data["skipped"]),
                              [("drv/evil.c", "link-outside"),
                               ("sub", "link-outside")])
-            self.assertIn("evil.c: note: not checked: link-outside",
+            self.assertIn("evil.c: note: not checked: link-outside (a link "
+                          "out of the scanned directory: not followed)",
                           run([MODLIFE, "scan", "--cache-dir", CACHE, tree],
                               env=env_with(tmp)).stderr)
 
@@ -166,8 +167,12 @@ class OutputsTest(unittest.TestCase):
             src = os.path.join(tmp, "a.c")
             shutil.copy(MCHAR, src)
             write(os.path.join(tmp, "file"), "x\n")
+            write(os.path.join(tmp, "Makefile"), "obj-m := a.o\n")
+            write(os.path.join(tmp, "Makefile.x"), "not read by a scan\n")
             for args, why in (
                     (["scan", "-o", src, src], "being scanned"),
+                    (["scan", "-o", os.path.join(tmp, "Makefile"), tmp],
+                     "being scanned"),
                     (["scan", "-o", os.path.join(tmp, "Makefile.x"), tmp],
                      None),
                     (["scan", "-o", "/proc/version", src], "cannot write"),

@@ -3,11 +3,11 @@
  * exit-no-rcu-barrier: call_rcu()/call_srcu() with a module function and
  * no rcu_barrier()/srcu_barrier() on the exit path (or an exported core
  * helper that reaches one, from the knowledge file; the stops are
- * check_async.c's).
+ * track_async.c's).
  */
 #include <string.h>
 #include "modlife.h"
-#include "async.h"
+#include "track_async.h"
 
 static void rcu_call(struct walk_ctx *ctx, struct expression *call,
 		     const char *name, const struct api_row *row)

@@ -2,11 +2,11 @@
 /*
  * exit-pending-timer: an armed timer/hrtimer with a module callback, or a
  * kthread running module code, that no exit path stops synchronously
- * (del_timer() is not enough). The stops are check_async.c's.
+ * (del_timer() is not enough). The stops are track_async.c's.
  */
 #include <string.h>
 #include "modlife.h"
-#include "async.h"
+#include "track_async.h"
 
 static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 			  struct expression *addr, const char *key,

@@ -3,11 +3,11 @@
  * exit-pending-work: a queued work item with a module function that no
  * exit path cancels or flushes (or whose workqueue it destroys). The
  * queueing functions and their arguments are kb/api.tsv's "work-queue"
- * rows; the stops are check_async.c's.
+ * rows; the stops are track_async.c's.
  */
 #include <string.h>
 #include "modlife.h"
-#include "async.h"
+#include "track_async.h"
 
 static void work_call(struct walk_ctx *ctx, struct expression *call,
 		      const char *name, const struct api_row *q)

@@ -268,7 +268,9 @@ void finding_free(struct finding *f)
 	free(f);
 }
 
-int show_experimental, findings_printed;
+/* where, and whether, this file's own findings are printed (main.c sets) */
+FILE *diag_out;
+int quiet_findings, show_experimental, findings_printed;
 
 static void print_text(const struct verdict *v, void *arg)
 {

@@ -15,7 +15,7 @@
  * it (or, in a module that exports anything, unless its init does), and
  * "exit-reaches:FN" for each function the exit path reaches.
  * "path_to" names the function whose exit path fills %PATH%.
- * A module that keeps itself loaded (check_pinned.c: a THIS_MODULE get
+ * A module that keeps itself loaded (track_pinned.c: a THIS_MODULE get
  * in its init or a bind callback, no THIS_MODULE put anywhere) is
  * treated as one without an exit.
  */

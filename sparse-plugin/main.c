@@ -32,13 +32,10 @@
 #include "modlife.h"
 #include "strmap.h"
 
-struct tu_state tu;
-int kb_mode, quiet_findings;
-FILE *diag_out;
+static int kb_mode;
 
-/* the checks of this run: those of all_checks[] for its mode */
+/* the hook tables of this run: those of all_checks[] for its mode */
 static const struct modlife_check *active[64];
-const struct modlife_check **checks = active;
 
 static void select_checks(unsigned int mode)
 {
@@ -337,28 +334,6 @@ static void limit_memory(unsigned long mib)
 #endif
 }
 
-/* -I directories of the module itself ("ccflags-y += -I$(src)/inc") */
-static const char *local_dirs[32];
-static int nr_local_dirs;
-
-static int under(const char *name, const char *dir)
-{
-	size_t len = strlen(dir);
-
-	return !strncmp(name, dir, len) && name[len] == '/';
-}
-
-/* Under one of the module's own -I directories (--modlife-local-dir). */
-int in_local_dir(const char *name)
-{
-	int i;
-
-	for (i = 0; i < nr_local_dirs; i++)
-		if (under(name, local_dirs[i]))
-			return 1;
-	return 0;
-}
-
 /*
  * Headers that are not reached through the kernel's -I directories (the
  * module's own, "../foo.h", those of --modlife-local-dir): the front end's
@@ -550,6 +525,14 @@ static void unalias_streams(void)
 	}
 }
 
+/* The per-file tables of each layer, emptied for the next file. */
+static void end_tu(void)
+{
+	emit_reset();
+	keys_reset();
+	types_reset();
+}
+
 int main(int argc, char **argv)
 {
 	struct symbol_list *syms;
@@ -591,10 +574,8 @@ int main(int argc, char **argv)
 			if (!max_memory)
 				return bad_cap("--modlife-max-memory", a + 21);
 		}
-		else if (!strncmp(a, "--modlife-local-dir=", 20)) {
-			if (nr_local_dirs < 32)
-				local_dirs[nr_local_dirs++] = a + 20;
-		}
+		else if (!strncmp(a, "--modlife-local-dir=", 20))
+			tu_add_local_dir(a + 20);
 		else if (!strncmp(a, "--modlife-", 10)) {
 			fprintf(stderr, "modlife-sparse: unknown option %s\n", a);
 			return 2;
@@ -648,10 +629,7 @@ int main(int argc, char **argv)
 	(void)syms;
 
 	FOR_EACH_PTR(filelist, file) {
-		memset(&tu, 0, sizeof(tu));
-		tu.file = file;
-		tu.is_module = is_module;
-		tu.modname = modname;
+		tu_begin(file, is_module, modname);
 		current_file = file;
 		prepare_crash_report(file);
 		/* what earlier files said is complete if this one crashes */
@@ -672,11 +650,10 @@ int main(int argc, char **argv)
 			}
 		drain_captured(0);
 		emit_local_includes(args, n, file);
-		walk_tu(syms);
+		walk_tu(syms, active);
 		discard_captured();
 		findings_flush();
-		emit_reset();
-		types_reset();
+		end_tu();
 		current_file = NULL;
 	} END_FOR_EACH_PTR(file);
 

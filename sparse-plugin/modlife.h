@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * modlife-sparse: shared declarations of the driver, the AST walker, the
- * fact writer and the checks.
+ * modlife-sparse: shared declarations of its layers, each calling only
+ * those listed before it (tests/test_layers.py holds it to that):
+ *   strmap.c, the generated tables      containers, kb/ data
+ *   fact.c, factread.c, graph.c, link.c facts and the decision (facts.h)
+ *   kb.c, kbapi.c                       the knowledge file, kb/api.tsv
+ *   tu.c                                the file being checked (tu.h)
+ *   emit.c                              facts, keys, candidate findings
+ *   types.c, objkeys.c                  types, expressions, object keys
+ *   walk.c                              the walk, calling the hook tables
+ *   track_*.c, kbscan.c                 trackers: state and facts
+ *   check_*.c                           rule checks: findings
+ *   checks.c (generated), main.c        the hook tables, the driver
  */
 #ifndef MODLIFE_H
 #define MODLIFE_H
@@ -14,6 +24,7 @@
 #include "parse.h"
 #include "scope.h"
 #include "facts.h"
+#include "tu.h"
 
 /* What the walker knows while it visits one expression. */
 /* the conditional branches around a statement: if arms, switches, loops */
@@ -32,10 +43,10 @@ struct walk_ctx {
 };
 
 /*
- * One check family registers these hooks (smatch-style check_*.c files).
- * Every hook is optional.
+ * A hook table: one tracker (track_*.c, kbscan.c) or one check family
+ * (smatch-style check_*.c files). Every hook is optional.
  */
-enum { CHECK_RULES = 1, CHECK_KB = 2 };	/* which runs use a check */
+enum { CHECK_RULES = 1, CHECK_KB = 2 };	/* which runs use a table */
 struct api_row;
 /*
  * A call hook (smatch's add_function_hook()): runs for calls, inside a
@@ -63,24 +74,12 @@ struct modlife_check {
 	void (*end_tu)(void);
 };
 
-/* checks.c, generated: every check_*.c's table, by file name */
+/*
+ * checks.c, generated: the tables of track_*.c, kbscan.c and check_*.c,
+ * in the order they run (trackers first), each named as its file
+ */
 extern const struct modlife_check *const all_checks[];
 int is_kobject_bearing(struct symbol *t);
-
-/* State of the translation unit being checked (main.c). */
-struct tu_state {
-	const char *file;	/* main file, as given */
-	int stream;		/* its stream number */
-	int is_module;		/* compiled with -DMODULE */
-	const char *modname;	/* KBUILD_MODNAME, or NULL */
-	struct symbol *init_fn;	/* module_init() target */
-	struct symbol *exit_fn;	/* module_exit() target */
-	struct symbol_list *objects;	/* static-storage objects of this TU */
-	struct symbol_list *functions;	/* function definitions of this TU */
-	struct symbol_list *symbols;	/* every top-level symbol of this TU */
-};
-extern struct tu_state tu;
-extern int kb_mode;
 
 /* types.c: types, names, the member table; objkeys.c: object keys */
 struct symbol *strip_type(struct symbol *t);
@@ -104,6 +103,10 @@ int is_own_symbol(struct symbol *sym);
 int in_local_dir(const char *name);
 int is_static_object(struct symbol *sym);
 struct symbol *member_of_lvalue(struct expression *e);
+typedef void (*init_leaf_fn)(struct symbol *obj, struct symbol *member,
+			     struct expression *value, unsigned long offset);
+void for_each_init_leaf(struct symbol *obj, struct expression *init,
+			init_leaf_fn fn);
 /* words.c, generated from kb/teardown-words.txt, kb/generic-wrappers.txt */
 extern const char *const teardown_words[];
 extern const char *const teardown_ops[];
@@ -134,13 +137,10 @@ void alias_set(struct expression *lvalue, struct expression *value);
 void types_reset(void);
 void keys_reset(void);
 
-/* walk.c */
-void walk_tu(struct symbol_list *syms);
+/* walk.c: @hooks, NULL-terminated, run in their order */
+void walk_tu(struct symbol_list *syms,
+	     const struct modlife_check *const *hooks);
 void walk_initializer(struct walk_ctx *ctx, struct expression *init);
-typedef void (*init_leaf_fn)(struct symbol *obj, struct symbol *member,
-			     struct expression *value, unsigned long offset);
-void for_each_init_leaf(struct symbol *obj, struct expression *init,
-			init_leaf_fn fn);
 
 /* graph.c: the call graph that link.c builds from facts */
 void graph_call(const char *from, const char *to);

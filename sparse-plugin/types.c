@@ -236,7 +236,6 @@ struct symbol *member_container(struct symbol *member)
 
 void types_reset(void)
 {
-	keys_reset();
 	free(mtab);
 	mtab = NULL;
 	mtab_size = mtab_used = 0;
@@ -485,6 +484,42 @@ int is_exported_symbol(struct symbol *fn)
 const char *callee_name(struct symbol *callee)
 {
 	return callee && callee->ident ? id_str(callee->ident) : NULL;
+}
+
+/* ---- initializers ---- */
+
+static void leaf_walk(struct symbol *obj, struct expression *init,
+		      unsigned long base, init_leaf_fn fn)
+{
+	struct expression *e;
+
+	if (!init || init->type != EXPR_INITIALIZER)
+		return;
+	FOR_EACH_PTR(init->expr_list, e) {
+		unsigned long off = base;
+		struct expression *v = e;
+		struct symbol *m = NULL;
+
+		/* ".stage[2] = { ... }": positions nest */
+		while (v && v->type == EXPR_POS) {
+			off += v->init_offset;
+			m = v->ctype;
+			v = v->init_expr;
+		}
+		if (!v)
+			continue;
+		if (v->type == EXPR_INITIALIZER)
+			leaf_walk(obj, v, off, fn);
+		else
+			fn(obj, m, v, off);
+	} END_FOR_EACH_PTR(e);
+}
+
+/* @fn for each leaf value of @init, with its member and byte offset */
+void for_each_init_leaf(struct symbol *obj, struct expression *init,
+			init_leaf_fn fn)
+{
+	leaf_walk(obj, init, 0, fn);
 }
 
 /*

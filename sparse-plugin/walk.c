@@ -10,10 +10,11 @@
 #include "scope.h"
 #include "modlife.h"
 
-extern const struct modlife_check **checks;
+/* the hook tables of this run, in order (main.c picks them) */
+static const struct modlife_check *const *checks;
 
 #define FOR_EACH_CHECK(c) \
-	for (const struct modlife_check **c##p = checks, *c; \
+	for (const struct modlife_check *const *c##p = checks, *c; \
 	     (c = *c##p) != NULL; c##p++)
 
 static void walk_stmt(struct walk_ctx *ctx, struct statement *stmt);
@@ -264,39 +265,6 @@ void walk_initializer(struct walk_ctx *ctx, struct expression *init)
 	walk_expr(ctx, init);
 }
 
-static void leaf_walk(struct symbol *obj, struct expression *init,
-		      unsigned long base, init_leaf_fn fn)
-{
-	struct expression *e;
-
-	if (!init || init->type != EXPR_INITIALIZER)
-		return;
-	FOR_EACH_PTR(init->expr_list, e) {
-		unsigned long off = base;
-		struct expression *v = e;
-		struct symbol *m = NULL;
-
-		/* ".stage[2] = { ... }": positions nest */
-		while (v && v->type == EXPR_POS) {
-			off += v->init_offset;
-			m = v->ctype;
-			v = v->init_expr;
-		}
-		if (!v)
-			continue;
-		if (v->type == EXPR_INITIALIZER)
-			leaf_walk(obj, v, off, fn);
-		else
-			fn(obj, m, v, off);
-	} END_FOR_EACH_PTR(e);
-}
-
-void for_each_init_leaf(struct symbol *obj, struct expression *init,
-			init_leaf_fn fn)
-{
-	leaf_walk(obj, init, 0, fn);
-}
-
 /* module_init/module_exit with -DMODULE define __inittest/__exittest. */
 static struct symbol *testfn_target(const char *name)
 {
@@ -354,12 +322,14 @@ static int in_list(struct symbol_list *list, struct symbol *sym)
 	return 0;
 }
 
-void walk_tu(struct symbol_list *syms)
+void walk_tu(struct symbol_list *syms,
+	     const struct modlife_check *const *hooks)
 {
 	struct symbol_list *superseded = NULL;
 	struct symbol *sym;
 	struct walk_ctx ctx = { 0 };
 
+	checks = hooks;
 	tu.symbols = syms;
 	tu.init_fn = testfn_target("__inittest");
 	tu.exit_fn = testfn_target("__exittest");

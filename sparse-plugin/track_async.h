@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* check_async.c's tracker, as the pending-callback rules use it. */
-#ifndef MODLIFE_ASYNC_H
-#define MODLIFE_ASYNC_H
+/* track_async.c's tracker, as the pending-callback rules use it. */
+#ifndef MODLIFE_TRACK_ASYNC_H
+#define MODLIFE_TRACK_ASYNC_H
 
 int own_function(struct expression *e);
 struct expression *nth_arg(struct expression *call, int n);

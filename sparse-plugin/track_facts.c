@@ -269,7 +269,7 @@ static void facts_object(struct symbol *obj)
 	for_each_init_leaf(obj, obj->initializer, leaf_store);
 }
 
-const struct modlife_check check_facts = {
+const struct modlife_check track_facts = {
 	.name = "facts",
 	.modes = CHECK_RULES,
 	.begin_tu = facts_begin_tu,

@@ -309,7 +309,7 @@ static void kb_object(struct symbol *obj)
 	fact_end();
 }
 
-const struct modlife_check check_kbscan = {
+const struct modlife_check kbscan = {
 	.modes = CHECK_KB,
 	.object = kb_object,
 	.name = "kbscan",

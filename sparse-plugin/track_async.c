@@ -13,7 +13,7 @@
  */
 #include <string.h>
 #include "modlife.h"
-#include "async.h"
+#include "track_async.h"
 
 int own_function(struct expression *e)
 {
@@ -770,7 +770,7 @@ static void async_symref(struct walk_ctx *ctx, struct symbol *sym)
 		kb_each(k, kb_stop, (void *)sym_name(sym));
 }
 
-const struct modlife_check check_async = {
+const struct modlife_check track_async = {
 	.modes = CHECK_RULES | CHECK_KB,
 	.call_hooks = async_hooks,
 	.symref = async_symref,

@@ -43,7 +43,7 @@ static const struct call_hook pinned_hooks[] = {
 	{ NULL }
 };
 
-const struct modlife_check check_pinned = {
+const struct modlife_check track_pinned = {
 	.name = "pinned",
 	.modes = CHECK_RULES,
 	.call_hooks = pinned_hooks,

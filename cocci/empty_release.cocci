@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /// Find empty release callbacks of devices and kobjects in modules
 ///
-/// A release callback that does nothing (an empty body, or only pr_*(),
-/// dev_*() logging or printk()) only silences the driver core's "does not
-/// have a release() function, it is broken and must be fixed" warning:
-/// Documentation/core-api/kobject.rst calls it a bug.  The object is never
+/// A release callback that does nothing (an empty body, or only logging:
+/// pr_*(), dev_*(), printk() and the other "log" calls of kb/api.tsv) only
+/// silences the driver core's "does not have a release() function, it is
+/// broken and must be fixed" warning: Documentation/core-api/kobject.rst
+/// calls it a bug.  The object is never
 /// freed, or is freed by the module at a time its reference count does not
 /// allow, and the empty function is still module text that a late
 /// kobject_put() calls after unload.  Only release functions that take a
@@ -37,7 +38,9 @@
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
 // Prefilter: module_exit; release
-// Prefilter-re: \bvoid\b(?:\s++|(?!void\b)\w++)*?\b(?P<r>\w+)\s*\(\s*(?:const\s+)?struct\s+(?:device|kobject)\s*\*\s*\w+\s*\)\s*\{(?:\s++|/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|^[ \t]*#(?:[^\nv]++|\Bv|v(?!oid\b))*+|;|return\s*;|\b(?:pr_\w+|printk\w*|dev_\w+)\s*\((?:/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|[^;"'/v)]++|\Bv|v(?!oid\b)|\)(?!\s*;)|/(?![*/]))*+(?:\)\s*;|(?=void\b))|(?:const\s+)?struct\s+\w+\s*\*\s*\w+\s*(?:=(?:/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|[^;"'/v]++|\Bv|v(?!oid\b)|/(?![*/]))*+)?(?:;|(?=void\b)))*+(?:\}|(?=void\b))
+// modlife-gen begin prefilter: generated from kb/api.tsv log (make cocci-gen)
+// Prefilter-re: \bvoid\b(?:\s++|(?!void\b)\w++)*?\b(?P<r>\w+)\s*\(\s*(?:const\s+)?struct\s+(?:device|kobject)\s*\*\s*\w+\s*\)\s*\{(?:\s++|/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|^[ \t]*#(?:[^\nv]++|\Bv|v(?!oid\b))*+|;|return\s*;|\b(?:printk\w*+|_printk\w*+|pr_\w*+|dev_\w*+|_dev_\w*+|__dynamic_\w*+|netdev_\w*+|WARN\w*+|__warn\w*+|__compiletime_assert\w*+)\s*\((?:/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|[^;"'/v)]++|\Bv|v(?!oid\b)|\)(?!\s*;)|/(?![*/]))*+(?:\)\s*;|(?=void\b))|(?:const\s+)?struct\s+\w+\s*\*\s*\w+\s*(?:=(?:/\*(?:[^*v]++|\Bv|v(?!oid\b)|\*(?!/))*+(?:\*/|(?=void\b))|//(?:[^\nv]++|\Bv|v(?!oid\b))*+|"(?:[^"\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:"|(?=void\b))|'(?:[^'\\\nv]++|\Bv|v(?!oid\b)|\\.)*+(?:'|(?=void\b))|[^;"'/v]++|\Bv|v(?!oid\b)|/(?![*/]))*+)?(?:;|(?=void\b)))*+(?:\}|(?=void\b))
+// modlife-gen end prefilter
 // Prefilter-and: \b(?:release|dev_release)\s*=\s*&?\s*@r@\b
 // Keywords: release, kobject, device, container_of, module unload
 
@@ -62,16 +65,18 @@ module_exit(exitfn);
 
 import re
 
-_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
-                  "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
+# modlife-gen begin does-nothing: generated from kb/api.tsv log (make cocci-gen)
+# calls that only log: kb/api.tsv's "log" rows (the checker's does_nothing()
+# in sparse-plugin/check_release.c takes the same)
+ML_LOG = re.compile(r"^(?:printk\w*+|_printk\w*+|pr_\w*+|dev_\w*+|_dev_\w*+|__dynamic_\w*+|netdev_\w*+|WARN\w*+|__warn\w*+|__compiletime_assert\w*+)$")
+ML_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
+                    "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
 
-_LOG = re.compile(r"^(pr_\w+|printk\w*|dev_(dbg|vdbg|info|notice|warn|err|crit|"
-                  r"alert|emerg|printk|level)(_once|_ratelimited)?)$")
-
-def er_trivial_body(text):
-	"""Empty, or only logging calls, struct pointer declarations set from
-	container_of()/to_*() or a member chain, empty statements and return;."""
-	toks = _TOK.findall(text)
+def ml_does_nothing(text):
+	"""A release body that does nothing: empty, or only logging calls,
+	struct pointer declarations set from container_of()/to_*() or a member
+	chain, empty statements and return;."""
+	toks = ML_TOK.findall(text)
 	if toks and toks[-1] != ";":
 		return False
 	stmts, cur, depth = [], [], 0
@@ -90,13 +95,14 @@ def er_trivial_body(text):
 	for st in stmts:
 		if not st or st == ["return"]:
 			continue
-		if _LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
+		if ML_LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
 			continue
 		s = " ".join(st)
 		if re.match(r"^(const )?struct \w+ \* \w+( = ((container_of|to_\w+) \( .* \)|\w+( (->|\.) \w+)*))?$", s):
 			continue
 		return False
 	return True
+# modlife-gen end does-nothing
 
 # Scripts bind this name (which never occurs in C code) instead of
 # dropping a match: cocci.include_match(False) would drop the bindings
@@ -114,8 +120,8 @@ er_hazard = set()	# (file, T): a kfree() may follow a put
 def er_pos(p):
 	return (p[0].file, int(p[0].line), int(p[0].column))
 
-# What to do instead, by the static object's type (kb/constructors.tsv;
-# the tests check this copy).
+# What to do instead, by the static object's type (kb/constructors.tsv).
+# modlife-gen begin constructors: generated from kb/constructors.tsv (make cocci-gen)
 # kb-table: constructors
 ER_ADVICE = [
 	("struct platform_device", "allocate it with platform_device_register_simple() or platform_device_alloc()"),
@@ -151,6 +157,7 @@ ER_ADVICE = [
 	("via *", "let the subsystem's core allocate it with a release in core code (a release in this module would be module text again)"),
 	("*", "kzalloc() it and free it in its release() callback"),
 ]
+# modlife-gen end constructors
 # tables whose release callback is for the objects that use them
 ER_TABLES = {"struct kobj_type": "release", "struct device_type": "release",
 	     "struct class": "dev_release"}
@@ -195,7 +202,7 @@ rp << triv.rp;
 RT;
 @@
 
-if er_trivial_body(SL):
+if ml_does_nothing(SL):
 	er_trivial.add((rp[0].file, R))
 	coccinelle.RT = cocci.make_ident(R)
 else:
@@ -330,7 +337,13 @@ er_self[er_pos(p)] = (X, " ".join(T.split()))
 // releases a static object
 @static_user depends on inst_ini && (org || report)@
 identifier X, TI, F, G;
-identifier fn = {kobject_init_and_add, kobject_init, device_register, device_add};
+// modlife-gen begin static-user-calls: generated from kb/api.tsv register (make cocci-gen)
+identifier fn = {kobject_init, device_register, device_add,
+		platform_device_register, platform_device_add,
+		kobject_init_and_add, kobject_add, __class_register,
+		class_register, cdev_device_add, bus_register,
+		kset_register};
+// modlife-gen end static-user-calls
 @@
 
 (
@@ -448,11 +461,14 @@ er_refs.setdefault((u[0].file, RT), []).append(er_pos(u))
 type alloc.T;
 identifier alloc.D;
 T *E;
+// modlife-gen begin put: generated from kb/api.tsv put (make cocci-gen)
+// kb: put
+identifier PUT =~ "^(kobject_put|put_device|kobject_del|[A-Za-z0-9_]+_unregister)$";
+// modlife-gen end put
 position k;
 @@
 
-// kb: put
- \(device_unregister\|put_device\)(&E->D);
+ PUT(&E->D);
  kfree@k(E);
 
 @script:python depends on rmk@
@@ -480,11 +496,14 @@ er_kfree.setdefault((k[0].file, " ".join(T.split())), []).append((k[0].current_e
 type alloc.T;
 identifier alloc.D;
 T *E;
+// modlife-gen begin put: generated from kb/api.tsv put (make cocci-gen)
+// kb: put
+identifier PUT =~ "^(kobject_put|put_device|kobject_del|[A-Za-z0-9_]+_unregister)$";
+// modlife-gen end put
 position k != rmk.k;
 @@
 
-// kb: put
- \(device_unregister\|put_device\)(&E->D);
+ PUT(&E->D);
  ...
  kfree@k(E);
 
@@ -525,11 +544,14 @@ else:
 type erok.TT;
 identifier erok.DD;
 TT *E;
+// modlife-gen begin put: generated from kb/api.tsv put (make cocci-gen)
+// kb: put
+identifier PUT =~ "^(kobject_put|put_device|kobject_del|[A-Za-z0-9_]+_unregister)$";
+// modlife-gen end put
 position rmk.k;
 @@
 
-// kb: put
- \(device_unregister\|put_device\)(&E->DD);
+ PUT(&E->DD);
 -kfree@k(E);
 
 @fixrel depends on alloc && patch && !context && !org && !report@

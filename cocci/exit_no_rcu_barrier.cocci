@@ -9,10 +9,11 @@
 /// the RCU core then jumps into freed memory.  Reported: call_rcu() and
 /// call_srcu() whose callback is a function defined in the same file, in
 /// a file with a module_exit(fn), when neither fn nor a function of the
-/// same file that fn calls directly contains rcu_barrier() or a call that
-/// always runs it (unregister_pernet_subsys(), unregister_pernet_device(),
-/// target_backend_unregister()); for call_srcu(): srcu_barrier() with the
-/// same srcu_struct expression.
+/// same file that fn calls directly contains rcu_barrier() or an exported
+/// core function that runs it (unregister_pernet_subsys(),
+/// target_backend_unregister(), ...: the "barrier:" rows of
+/// kb/owner-reads.tsv, as the checker takes them); for call_srcu():
+/// srcu_barrier() with the same srcu_struct expression.
 ///
 /// Patch mode adds rcu_barrier(); (srcu_barrier(ssp);) as the last
 /// statement of the exit function.  The barrier must come after the last
@@ -108,13 +109,20 @@ identifier mod.exitfn, h;
 
  exitfn(...) { <+... h(...) ...+> }
 
-// The barriers on the exit path: rcu_barrier(), or a core function that
-// always calls it (unregister_pernet_operations(), and the target core's
-// backend unregistration, which waits for its backends' call_rcu()s).
+// The barriers on the exit path: rcu_barrier(), or an exported core
+// function that calls it (unregister_pernet_operations(), the target
+// core's backend unregistration, which waits for its backends'
+// call_rcu()s, ...: kb/owner-reads.tsv's "barrier:" rows).
 @hr depends on crdef@
 identifier fn = {mod.exitfn, helper.h};
-identifier B = {rcu_barrier, unregister_pernet_subsys,
-		unregister_pernet_device, target_backend_unregister};
+// modlife-gen begin barriers: generated from kb/api.tsv rcu-barrier, kb/owner-reads.tsv barrier: (make cocci-gen)
+identifier B = {rcu_barrier, __dev_change_net_namespace, elv_unregister,
+		flush_rcu_work, register_pernet_device,
+		register_pernet_subsys, target_backend_unregister,
+		target_unregister_template, tcf_register_action,
+		tcf_unregister_action, unregister_pernet_device,
+		unregister_pernet_subsys, unregister_tcf_proto_ops};
+// modlife-gen end barriers
 position q;
 @@
 

@@ -33,6 +33,7 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// modlife-gen begin prefilter: generated from kb/api.tsv timer-async-stop (make cocci-gen)
 // Prefilter: module_exit | module_platform_driver; del_timer | timer_delete | timer_shutdown | hrtimer_try_to_cancel
 // Prefilter-re: ^(?>(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\()))
 // Prefilter-and: \bmodule_exit\s*\(\s*@f@\s*\)
@@ -41,6 +42,7 @@
 // Prefilter-re: ^(?>(?:\w[^\n;]*?\b)?(?P<f>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b(?:del_timer|timer_delete|timer_shutdown|hrtimer_try_to_cancel)\s*\()))
 // Prefilter-and: ^(?>(?:\w[^\n;]*?\b)?(?P<e>\w+)\s*\()(?=(?:[^;{\n)]++|\n(?!(?:\w[^\n;]*?\b)?\w+\s*\()|\)(?!\s*\{))*+(?:\n|\)\s*\{(?:[^\w\n]++|\w++|\n(?!\}|(?:\w[^\n;]*?\b)?\w+\s*\())*?(?:\n(?=(?:\w[^\n;]*?\b)?\w+\s*\()|\b@f@\s*\()))
 // Prefilter-and: \bmodule_exit\s*\(\s*@e@\s*\)
+// modlife-gen end prefilter
 // Keywords: del_timer, del_timer_sync, hrtimer_cancel, module_exit, remove
 
 virtual patch
@@ -68,6 +70,7 @@ module_platform_driver(drv);
 @any depends on mod || pdrv@
 @@
 
+// modlife-gen begin async-stops: generated from kb/api.tsv timer-async-stop (make cocci-gen)
 // kb: timer-async-stop
 (
  del_timer(...)
@@ -78,6 +81,7 @@ module_platform_driver(drv);
 |
  hrtimer_try_to_cancel(...)
 )
+// modlife-gen end async-stops
 
 @initialize:python@
 @@
@@ -85,6 +89,7 @@ module_platform_driver(drv);
 # (file, function) of the exit functions, their helpers and remove functions
 _exitpath = set()
 
+# modlife-gen begin sync-names: generated from kb/api.tsv timer-async-stop timer-stop (make cocci-gen)
 # kb: timer-async-stop timer-stop
 _SYNC = {
 	"del_timer": "del_timer_sync",
@@ -92,6 +97,7 @@ _SYNC = {
 	"timer_shutdown": "timer_shutdown_sync",
 	"hrtimer_try_to_cancel": "hrtimer_cancel",
 }
+# modlife-gen end sync-names
 
 def _msg(f):
 	return ("WARNING: %s() on the exit path: the callback may still be running on another CPU when the module is freed; use %s()"
@@ -137,6 +143,7 @@ _exitpath.add((q[0].file, h))
 position p : script:python() { _onpath(p[0]) };
 @@
 
+// modlife-gen begin async-stop-calls: generated from kb/api.tsv timer-async-stop timer-stop (make cocci-gen)
 (
  del_timer@p(...)
 |
@@ -144,12 +151,15 @@ position p : script:python() { _onpath(p[0]) };
 |
  timer_shutdown@p(...)
 )
+// modlife-gen end async-stop-calls
 
 @ht depends on any@
 position p : script:python() { _onpath(p[0]) };
 @@
 
+// modlife-gen begin async-stop-statements: generated from kb/api.tsv timer-async-stop timer-stop (make cocci-gen)
  hrtimer_try_to_cancel@p(...);
+// modlife-gen end async-stop-statements
 
 // One binding per call (t and ht bindings are combined pairwise).
 @bad depends on t || ht@
@@ -168,6 +178,7 @@ position bad.p1;
 expression T;
 @@
 
+// modlife-gen begin sync-fix: generated from kb/api.tsv timer-async-stop timer-stop (make cocci-gen)
 (
 - del_timer@p1(T)
 + del_timer_sync(T)
@@ -181,6 +192,7 @@ expression T;
 - hrtimer_try_to_cancel@p1(T)
 + hrtimer_cancel(T)
 )
+// modlife-gen end sync-fix
 
 // ----------------------------------------------------------------------------
 

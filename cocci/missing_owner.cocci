@@ -47,8 +47,9 @@ module_exit(exitfn);
 @@
 
 # The core reader a table's owner reaches by the way the module hands it
-# over (kb/owner-paths.tsv's rows for these types; the tests check this
-# copy): (via, table type, reader, its file), the first that fits wins.
+# over (kb/owner-paths.tsv's rows for these types): (via, table type,
+# reader, its file), the first that fits wins.
+# modlife-gen begin owner-paths: generated from kb/owner-paths.tsv (make cocci-gen)
 # kb-table: owner-paths
 MO_PATHS = [
 	("debugfs_create_file", "struct file_operations", "full_proxy_open", "fs/debugfs/file.c"),
@@ -75,11 +76,14 @@ MO_PATHS = [
 	("struct inode.i_fop", "struct file_operations", "do_dentry_open", "fs/open.c"),
 	("struct gendisk.fops", "struct block_device_operations", "blkdev_get_by_dev", "block/bdev.c"),
 ]
-# The reader named when no way is known (the knowledge file's first).
+# modlife-gen end owner-paths
+# modlife-gen begin owner-defaults: generated from kb/owner-reads.tsv (make cocci-gen)
+# The reader named when no way is known (kb/owner-reads.tsv's row).
 MO_DEFAULT = {
 	"struct file_operations": "core code (such as chrdev_open() in fs/char_dev.c)",
 	"struct block_device_operations": "blkdev_get_by_dev() in block/bdev.c",
 }
+# modlife-gen end owner-defaults
 mo_via = {}	# (file, I) -> ["callee" or "struct T.member" or ".member"]
 mo_bdops = set()	# (file, I): a block_device_operations
 

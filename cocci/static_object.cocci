@@ -40,10 +40,16 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
-// Prefilter: module_exit; device_register | device_add | platform_add_devices | kobject_add | kobject_init_and_add | kset_register
-// Prefilter-re: \b(?:device_register|device_add|platform_device_register|platform_device_add|kset_register|kobject_init_and_add|kobject_add)\s*\(\s*&\s*(?P<n>\w+)\s*[.,)]
+// modlife-gen begin prefilter-tokens: generated from kb/api.tsv register (make cocci-gen)
+// Prefilter: module_exit; device_register | device_add | platform_device_register | platform_device_add | kobject_init_and_add | kobject_add | cdev_device_add | kset_register | platform_add_devices
+// modlife-gen end prefilter-tokens
+// modlife-gen begin prefilter-first: generated from kb/api.tsv register (make cocci-gen)
+// Prefilter-re: \b(?:device_register|device_add|platform_device_register|platform_device_add|kobject_init_and_add|kobject_add|cdev_device_add|kset_register)\s*\(\s*&\s*(?P<n>\w+)\s*[.,)]
+// modlife-gen end prefilter-first
 // Prefilter-and: (?<![^;=(){}])(?>(?:[^;=(){}\w]++|\w++)*?\bstatic\b)(?>(?:[^;=(){}\w]++|\w++)*?\b@n@\b)[^;=(){}]*+[=;()]
-// Prefilter-re: \bcdev_device_add\s*\((?:[^;,\w]++|,|(?!cdev_device_add\s*\()\w++)*?,\s*&\s*(?P<n>\w+)\s*\.
+// modlife-gen begin prefilter-later: generated from kb/api.tsv register (make cocci-gen)
+// Prefilter-re: \b(?:kobject_init_and_add|cdev_device_add)\s*\((?:[^;,\w]++|,|(?!(?:kobject_init_and_add|cdev_device_add)\s*\()\w++)*?,\s*&\s*(?P<n>\w+)\s*\.
+// modlife-gen end prefilter-later
 // Prefilter-and: (?<![^;=(){}])(?>(?:[^;=(){}\w]++|\w++)*?\bstatic\b)(?>(?:[^;=(){}\w]++|\w++)*?\b@n@\b)[^;=(){}]*+[=;()]
 // Prefilter-re: \bplatform_add_devices\s*\(
 // Keywords: static, platform_device, kobject, release, module unload
@@ -69,11 +75,8 @@ module_exit(exitfn);
 
 import re
 
-_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
-                  "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
-
 def so_toks(s):
-	return _TOK.findall(s)
+	return ML_TOK.findall(s)
 
 def so_split(tokens, sep=","):
 	"""Split a token list at top-level separators."""
@@ -118,25 +121,44 @@ def so_parse_init(tokens):
 			fields[key] = val
 	return fields
 
-_LOG = re.compile(r"^(pr_\w+|printk\w*|dev_(dbg|vdbg|info|notice|warn|err|crit|"
-                  r"alert|emerg|printk|level)(_once|_ratelimited)?)$")
+# modlife-gen begin does-nothing: generated from kb/api.tsv log (make cocci-gen)
+# calls that only log: kb/api.tsv's "log" rows (the checker's does_nothing()
+# in sparse-plugin/check_release.c takes the same)
+ML_LOG = re.compile(r"^(?:printk\w*+|_printk\w*+|pr_\w*+|dev_\w*+|_dev_\w*+|__dynamic_\w*+|netdev_\w*+|WARN\w*+|__warn\w*+|__compiletime_assert\w*+)$")
+ML_TOK = re.compile("\"(?:[^\"\\\\]|\\\\.)*\"|'(?:[^'\\\\]|\\\\.)*'|[A-Za-z_]\\w*|"
+                    "\\d[\\w.]*|->|<<|>>|<=|>=|==|!=|&&|\\|\\||\\S")
 
-def so_trivial_body(text):
-	"""Empty, or only logging calls, struct pointer declarations set from
-	container_of()/to_*() or a member chain, empty statements and return;."""
-	toks = so_toks(text)
+def ml_does_nothing(text):
+	"""A release body that does nothing: empty, or only logging calls,
+	struct pointer declarations set from container_of()/to_*() or a member
+	chain, empty statements and return;."""
+	toks = ML_TOK.findall(text)
 	if toks and toks[-1] != ";":
 		return False
-	for st in so_split(toks, ";"):
+	stmts, cur, depth = [], [], 0
+	for t in toks:
+		if t in "([{":
+			depth += 1
+		elif t in ")]}":
+			depth -= 1
+		if t == ";" and depth == 0:
+			stmts.append(cur)
+			cur = []
+		else:
+			cur.append(t)
+	if cur:
+		return False
+	for st in stmts:
 		if not st or st == ["return"]:
 			continue
-		if _LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
+		if ML_LOG.match(st[0]) and len(st) >= 3 and st[1] == "(" and st[-1] == ")":
 			continue
 		s = " ".join(st)
 		if re.match(r"^(const )?struct \w+ \* \w+( = ((container_of|to_\w+) \( .* \)|\w+( (->|\.) \w+)*))?$", s):
 			continue
 		return False
 	return True
+# modlife-gen end does-nothing
 
 def so_ident(tokens):
 	return len(tokens) == 1 and re.match(r"^[A-Za-z_]\w*$", tokens[0]) is not None
@@ -173,8 +195,8 @@ def so_good(key, pos):
 		if u[1:3] == pos:
 			l[i] = u[:3] + (True,)
 
-# What to do instead, by the object's type (kb/constructors.tsv; the
-# tests check this copy).
+# What to do instead, by the object's type (kb/constructors.tsv).
+# modlife-gen begin constructors: generated from kb/constructors.tsv (make cocci-gen)
 # kb-table: constructors
 SO_ADVICE = [
 	("struct platform_device", "allocate it with platform_device_register_simple() or platform_device_alloc()"),
@@ -210,6 +232,7 @@ SO_ADVICE = [
 	("via *", "let the subsystem's core allocate it with a release in core code (a release in this module would be module text again)"),
 	("*", "kzalloc() it and free it in its release() callback"),
 ]
+# modlife-gen end constructors
 so_ns = set()		# (file, NAME): a kobject or kset whose kobj_type has
 			# a namespace
 
@@ -360,20 +383,18 @@ expression E;
 position q;
 @@
 
+// modlife-gen begin register-members: generated from kb/api.tsv register (make cocci-gen)
 (
 // kb: register
- \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F)
+ \(device_register\|device_add\|platform_device_register\|platform_device_add\|kobject_init_and_add\|kobject_add\|cdev_device_add\|kset_register\)(&NAME@q.F, ...)
 |
- \(device_register\|device_add\|platform_device_register\|platform_device_add\|kset_register\)(&NAME@q.F.G)
+ \(device_register\|device_add\|platform_device_register\|platform_device_add\|kobject_init_and_add\|kobject_add\|cdev_device_add\|kset_register\)(&NAME@q.F.G, ...)
 |
- \(kobject_init_and_add\|kobject_add\)(&NAME@q.F, ...)
+ \(kobject_init_and_add\|cdev_device_add\)(E, &NAME@q.F, ...)
 |
- \(kobject_init_and_add\|kobject_add\)(&NAME@q.F.G, ...)
-|
- cdev_device_add(E, &NAME@q.F)
-|
- cdev_device_add(E, &NAME@q.F.G)
+ \(kobject_init_and_add\|cdev_device_add\)(E, &NAME@q.F.G, ...)
 )
+// modlife-gen end register-members
 
 @script:python depends on memreg@
 NAME << memreg.NAME;
@@ -515,7 +536,7 @@ SL << triv.SL;
 rp << triv.rp;
 @@
 
-if so_trivial_body(SL):
+if ml_does_nothing(SL):
 	so_trivial.add(so_key(rp, R))
 
 // Uses of the objects: good ones are &NAME and NAME.f.

@@ -34,9 +34,13 @@
 // Copyright: (C) 2026 The modlife authors.
 // URL: https://coccinelle.gitlabpages.inria.fr/website
 // Options: --no-includes --include-headers
+// modlife-gen begin prefilter-tokens: generated from kb/api.tsv wait-completion (make cocci-gen)
 // Prefilter: module_exit; _unregister_wait | wait_for_completion
+// modlife-gen end prefilter-tokens
 // Prefilter-re: \b\w+_unregister_wait\s*\(
-// Prefilter-re: (?:\A|^(?=\}))(?:(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\()(?:[^\w\n]++|\w++|\n(?!\}))*?\bwait_for_completion|(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\bwait_for_completion)(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:put_device|kobject_put|kobject_del|device_unregister|\w+_unregister)\s*\()
+// modlife-gen begin prefilter-put-wait: generated from kb/api.tsv put wait-completion (make cocci-gen)
+// Prefilter-re: (?:\A|^(?=\}))(?:(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:kobject_put|put_device|kobject_del|\w+_unregister)\s*\()(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:wait_for_completion\w*+)|(?>(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:wait_for_completion\w*+))(?:[^\w\n]++|\w++|\n(?!\}))*?\b(?:kobject_put|put_device|kobject_del|\w+_unregister)\s*\()
+// modlife-gen end prefilter-put-wait
 // Keywords: unregister, wait_for_completion, release, rmmod, deadlock
 
 virtual patch
@@ -60,7 +64,9 @@ identifier W =~ "_unregister_wait$";
  W(...)
 
 @hasw depends on mod@
-identifier WAIT =~ "^wait_for_completion";
+// modlife-gen begin wait: generated from kb/api.tsv wait-completion (make cocci-gen)
+identifier WAIT =~ "^(wait_for_completion[A-Za-z0-9_]*)$";
+// modlife-gen end wait
 @@
 
  WAIT(...)
@@ -84,9 +90,13 @@ position p;
 // (b) put/unregister, then wait_for_completion*() in the same function.
 @wb depends on hasw exists@
 identifier fn = {mod.exitfn, helper.h};
+// modlife-gen begin put: generated from kb/api.tsv put (make cocci-gen)
 // kb: put
-identifier PUT =~ "^(put_device|kobject_put|kobject_del|device_unregister|[A-Za-z0-9_]+_unregister)$";
-identifier WAIT =~ "^wait_for_completion";
+identifier PUT =~ "^(kobject_put|put_device|kobject_del|[A-Za-z0-9_]+_unregister)$";
+// modlife-gen end put
+// modlife-gen begin wait: generated from kb/api.tsv wait-completion (make cocci-gen)
+identifier WAIT =~ "^(wait_for_completion[A-Za-z0-9_]*)$";
+// modlife-gen end wait
 expression E;
 statement S1, S2;
 position p;

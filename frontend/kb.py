@@ -38,12 +38,20 @@ PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
 BARRIERS = ("rcu_barrier",)
 # files that may export a helper stopping its caller's work or timers
 EXPORT = re.compile(rb"\bEXPORT_SYMBOL")
-STOP = re.compile(rb"\b(cancel_work_sync|cancel_delayed_work_sync|flush_work|"
-                  rb"flush_delayed_work|destroy_workqueue|flush_workqueue|"
-                  rb"drain_workqueue|del_timer_sync|timer_delete_sync|"
-                  rb"timer_shutdown_sync|del_singleshot_timer_sync|"
-                  rb"hrtimer_cancel|kthread_stop|flush_scheduled_work)\s*\(")
-# what a stop provides (check_async.c); only keys naming a struct type and
+# ... and call a stop that waits: kb/api.tsv's rows of these classes, read
+# as data (the checker writes what they stop as STOP_KEYS, STOP_GLOBAL keys)
+STOP_CLASSES = ("work-stop", "wq-stop", "timer-stop", "thread-stop",
+                "system-wq-stop")
+
+
+def _stop_pattern():
+    names = [re.escape(name).replace(r"\*", r"\w*").replace(r"\?", r"\w")
+             for cls, name in paths.kb_api() if cls in STOP_CLASSES]
+    return re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
+
+
+STOP = _stop_pattern()
+# what a stop provides (track_async.c); only keys naming a struct type and
 # member mean the same object in the caller's file
 STOP_KEYS = ("exit-cancels:struct ", "exit-cancels-wq:struct ",
              "exit-stops:struct ", "exit-stops-thread:struct ")

@@ -103,7 +103,7 @@ def build_parser():
     k.add_argument("-o", "--output", default=None)
 
     fx = sub.add_parser("fix", help="fix what scan reports, with the fix "
-                        "each rule page calls safe (kb/fixes.tsv): "
+                        "each rule page calls safe (kb/rules.tsv): "
                         "checked, re-scanned, written atomically; the diff "
                         "is printed")
     fx.add_argument("paths", nargs="+", metavar="PATH")
@@ -356,7 +356,7 @@ def cmd_fix(a):
 def _write_patches(outdir, changes, findings, scanner):
     """One patch per module (the scan's module of each changed file)."""
     from . import patchmail
-    from .fixscan import SUBJECTS, FIXES
+    subjects = {r.name: r.fix_subject for r in RULES.values() if r.safe_fix}
     groups = {}
     for c in changes:
         key = scanner.mmap.resolve(c[2]).key
@@ -364,9 +364,9 @@ def _write_patches(outdir, changes, findings, scanner):
     for n, key in enumerate(sorted(groups), 1):
         files = {os.path.abspath(c[2]) for c in groups[key]}
         mine = [f for f in findings if os.path.abspath(f["file"]) in files
-                and FIXES.get(f["rule"], (False,))[0]]
+                and f["rule"] in subjects]
         text = patchmail.compose(os.path.basename(key), groups[key], mine,
-                                 SUBJECTS)
+                                 subjects)
         subject = text.split("Subject: [PATCH] ", 1)[1].split("\n", 1)[0]
         name = os.path.join(outdir, patchmail.slug(subject, n))
         outputs.write_new(name, text)
@@ -403,8 +403,8 @@ def cmd_cocci(a):
         sys.stderr.write("%s: error: %s\n" % (e["file"], e["message"]))
     d = paths.cocci_dir()
     rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
-    scripts = sorted({os.path.join(d, RULES[r]["cocci"]) for r in rules
-                      if d and RULES[r].get("cocci")})
+    scripts = sorted({os.path.join(d, RULES[r].cocci) for r in rules
+                      if d and RULES[r].cocci})
     bad = []
     try:
         cands = cocci_run.candidates(scripts, files, bad)
@@ -490,9 +490,9 @@ def cmd_prove(a):
 def cmd_rules(a):
     for name in sorted(RULES):
         print("%-28s %-18s %s%s  (%s)" % (
-            name, RULES[name]["family"],
+            name, RULES[name].family,
             "[experimental, off by default] " if name in EXPERIMENTAL
-            else "", RULES[name]["summary"], doc_page(name)))
+            else "", RULES[name].summary, doc_page(name)))
     return 0
 
 

@@ -33,7 +33,7 @@ def scripts(rules):
     d = paths.cocci_dir()
     out = []
     for r in sorted(rules):
-        s = RULES[r].get("cocci")
+        s = RULES[r].cocci
         if d and s and os.path.isfile(os.path.join(d, s)):
             out.append(os.path.join(d, s))
     return out

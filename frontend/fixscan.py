@@ -1,42 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Which findings `modlife fix` fixes (kb/fixes.tsv: the rules whose
-fix the rule page calls safe), and the re-scan that each fix must pass:
-the finding it was for is gone from a scan of the module with the fixed
-file in place."""
+"""Which findings `modlife fix` fixes (kb/rules.tsv, read by rules.py: the
+rules whose fix the rule page calls safe), and the re-scan that each fix
+must pass: the finding it was for is gone from a scan of the module with
+the fixed file in place."""
 import os
 import tempfile
 
-from . import fswalk, paths
+from . import fswalk
+from .rules import RULES
 
-SUBJECTS = {}
-
-
-def _load():
-    table = {}
-    with open(os.path.join(paths.ROOT, "kb", "fixes.tsv"),
-              encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                rule, kind, subject, why = line.rstrip("\n").split("\t")
-                table[rule] = (kind == "safe", why)
-                SUBJECTS[rule] = subject
-    return table
-
-
-FIXES = _load()
+# rule -> (safe, what the fix does or why there is none), for patchmail
+FIXES = {name: (r.safe_fix, r.fix_why) for name, r in RULES.items()}
 
 
 def plan(findings):
     """({file: [rules with a safe fix]}, [(finding, why not)])."""
     todo, manual = {}, []
     for f in findings:
-        safe, why = FIXES.get(f["rule"], (False, "no fix known"))
-        if safe:
+        r = RULES.get(f["rule"])
+        if r and r.safe_fix:
             rules = todo.setdefault(f["file"], [])
             if f["rule"] not in rules:
                 rules.append(f["rule"])
         else:
-            manual.append((f, why))
+            manual.append((f, r.fix_why if r else "no fix known"))
     return todo, manual
 
 

@@ -5,7 +5,7 @@ A target is a module directory (scanned for its findings, then built
 against KDIR in a private copy: the user's tree gets no build products)
 or a .ko file (a distribution module by name works too; --source DIR
 names the sources whose findings it proves). Each scenario the findings
-call for (kb/prove.tsv) is one boot of the distribution kernel whose
+call for (kb/rules.tsv) is one boot of the distribution kernel whose
 release matches KDIR, with the module, its dependencies from the image
 and the holding module in an initramfs."""
 import os

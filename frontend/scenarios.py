@@ -20,12 +20,11 @@ token of its own, made on the host (mark()), and only those count.
            is what arms most timers and work), rmmod, then wait past the
            timers' and work's periods: a callback left behind faults.
 """
-import os
 import re
 import secrets
 import shlex
 
-from . import paths
+from .rules import RULES
 
 MARK = "@@modlife"
 SCENARIOS = ("owner", "hold", "pending")
@@ -52,20 +51,10 @@ _REPORT = re.compile(
 _NOISE = re.compile(r"^\s*(\[\s*\d+\.\d+\]\s*)?")
 
 
-def _load_rule_scenarios():
-    """kb/prove.tsv: rule -> scenario, and rule -> what proves it."""
-    table, by = {}, {}
-    with open(os.path.join(paths.ROOT, "kb", "prove.tsv"),
-              encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                rule, scenario, proof, _why = line.rstrip("\n").split("\t")
-                table[rule] = None if scenario == "-" else scenario
-                by[rule] = proof
-    return table, by
-
-
-RULE_SCENARIO, PROVEN_BY = _load_rule_scenarios()
+# rule -> its scenario (None: none proves it), and rule -> what proves
+# it, "fault" or "hang" (kb/rules.tsv, columns 8 and 9)
+RULE_SCENARIO = {name: r.scenario for name, r in RULES.items()}
+PROVEN_BY = {name: r.proven_by for name, r in RULES.items()}
 
 _INIT = r"""#!/bin/sh
 mount -t proc proc /proc

@@ -3,6 +3,8 @@
 # modlife: module-unload lifetime checks for Linux kernel drivers.
 #   make demo    install what is missing, build, scan corpus/, show fixes
 #   make test    install what is missing, build, run every test
+#   make check   build and run every test that needs no network, no install
+#                and no emulator (after one make test or make demo)
 #   make prove   every corpus bug/fixed pair under Debian's kernel (qemu;
 #                make test runs one pair per scenario)
 #   make bench   modlife-sparse against plain sparse on real kernel files,
@@ -11,6 +13,8 @@
 #   make review-fixes  apply, build and re-scan every patch fix makes of
 #                drivers/ sound/ net/ fs/ (build/review/fixes.json)
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
+#   make cocci-gen  write what the semantic patches need of kb/ into
+#                cocci/*.cocci (the tests fail while a file differs)
 #   make arch-headers  fetch Debian's configured headers of arm, arm64,
 #                powerpc, s390 and mips (build/arch-kdir), for drivers of
 #                those architectures
@@ -42,8 +46,18 @@ demo: all
 	@echo "== proposed fixes (modlife fix --dry-run, nothing is written) =="
 	@sh scripts/demo-fixes.sh
 
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 test: all linux-source sarif-schema
-	@$(PYTHON) tests/run.py
+	@$(PYTHON) tests/run.py -j $(TEST_JOBS)
+
+# no deps, no fetch: what make test installed or fetched must be there
+check:
+	@src="$(SPARSE_SRC)"; [ -n "$$src" ] || src=$$(ls -d $(BUILD)/sparse-*/ 2>/dev/null | head -n 1); \
+	[ -n "$$src" ] && command -v spatch >/dev/null && [ -d "$(KDIR)" ] || \
+		{ echo "make check: run make test (or make demo) once first: it installs sparse's source, coccinelle and the kernel headers" >&2; exit 2; }; \
+	$(MAKE) --no-print-directory -C sparse-plugin SPARSE_SRC="$$(cd "$$src" && pwd)"
+	@MODLIFE_TESTS=check $(PYTHON) tests/run.py -j $(TEST_JOBS)
 
 prove: all
 	@$(PYTHON) tests/run.py 'prove_*.py'
@@ -97,6 +111,12 @@ linux-source:
 
 kb: all linux-source
 	./modlife kb --tree $(LINUX_SRC) -o kb/owner-reads.tsv
+	@$(PYTHON) scripts/gen_cocci.py
+
+# the generated blocks of cocci/*.cocci, from kb/ (scripts/gen_cocci.py;
+# tests/test_generated_copies.py runs it with --check)
+cocci-gen:
+	@$(PYTHON) scripts/gen_cocci.py
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modlife/frontend \
@@ -114,4 +134,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test prove bench bench-cocci bench-diff review-fixes linux-source arch-headers sarif-schema kb install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test check prove bench bench-cocci bench-diff review-fixes linux-source arch-headers sarif-schema kb cocci-gen install clean

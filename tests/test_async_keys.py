@@ -7,7 +7,7 @@ import os
 import shutil
 import unittest
 
-from util import MODLIFE, TempDir, finding_keys, run, write
+from util import cold, MODLIFE, TempDir, finding_keys, run, write
 
 KBUILD = "obj-m += %s.o\n"
 
@@ -113,7 +113,7 @@ def scan_module(tmp, name, source, env=None):
     d = os.path.join(tmp, name)
     write(os.path.join(d, name + ".c"), source)
     write(os.path.join(d, "Kbuild"), KBUILD % name)
-    res = run([MODLIFE, "scan", "--format", "json", "--no-cache",
+    res = run([MODLIFE, "scan", "--format", "json", *cold(),
                "--no-cocci", "--rules", "all", d], env=env)
     return finding_keys(json.loads(res.stdout), d), res
 

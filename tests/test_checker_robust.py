@@ -7,7 +7,7 @@ import os
 import re
 import unittest
 
-from util import CORPUS, KB, ROOT, SPARSE, TempDir, run, scan, write
+from util import cold, CORPUS, KB, ROOT, SPARSE, TempDir, run, scan, write
 
 
 def scan_module(name, text):
@@ -132,10 +132,6 @@ class CrashTest(unittest.TestCase):
             self.assertIn("too many include files", res.stderr)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class SanitizerTest(unittest.TestCase):
     def test_asan_ubsan_over_the_corpus(self):
         """The checker and its link mode built with AddressSanitizer and
@@ -162,7 +158,7 @@ class SanitizerTest(unittest.TestCase):
             write(os.path.join(deep, "Kbuild"), "obj-m += deep.o\n")
             write(os.path.join(deep, "deep.c"), "int f(int x) { return "
                   "%sx%s; }\n" % ("(" * 300, ")" * 300))
-            args = [MODLIFE, "scan", "--no-cache", "--cocci", "off",
+            args = [MODLIFE, "scan", *cold(), "--cocci", "off",
                     "--rules", "all", "--format", "json", CORPUS, deep]
             got = run(args, env=env)
             want = run(args)
@@ -193,7 +189,7 @@ class LinkFailureTest(unittest.TestCase):
                   "os.execv(real, [real] + sys.argv[1:])\n" % (SPARSE, flag))
             os.chmod(fake, 0o755)
             env = dict(os.environ, MODLIFE_SPARSE=fake)
-            res = run([MODLIFE, "scan", "--no-cache", "--cocci", "off",
+            res = run([MODLIFE, "scan", *cold(), "--cocci", "off",
                        "--format", "json",
                        os.path.join(CORPUS, "blk-bug"),
                        os.path.join(CORPUS, "cdev-bug")], env=env)
@@ -205,3 +201,7 @@ class LinkFailureTest(unittest.TestCase):
             files = {os.path.basename(f["file"]) for f in out["findings"]}
             self.assertTrue(files, out)
             self.assertNotIn(bad, files)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -5,7 +5,7 @@ import json
 import os
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, copy_module, run, scan, write
+from util import cold, CORPUS, MODLIFE, TempDir, copy_module, run, scan, write
 
 
 class OutputTest(unittest.TestCase):
@@ -71,7 +71,7 @@ class RulesTest(unittest.TestCase):
 
     def test_experimental_rules_are_off_by_default(self):
         d = os.path.join(CORPUS, "timer-bug")
-        res = run([MODLIFE, "scan", "--no-cache", "--format", "json", d])
+        res = run([MODLIFE, "scan", *cold(), "--format", "json", d])
         self.assertEqual((res.returncode, json.loads(res.stdout)["findings"]),
                          (0, []))
         rc, result, _ = scan([d], "--rules", "all")
@@ -212,7 +212,7 @@ class BadInputTest(unittest.TestCase):
             # the semantic patches on every file, with a timeout too short
             env = dict(os.environ, MODLIFE_SPATCH_TIMEOUT="1")
             import subprocess
-            res = subprocess.run([MODLIFE, "scan", "--no-cache", "--format",
+            res = subprocess.run([MODLIFE, "scan", *cold(), "--format",
                                   "json", "--cocci", "all", d], env=env,
                                  stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True)
@@ -226,10 +226,6 @@ class BadInputTest(unittest.TestCase):
                    os.path.join(CORPUS, "blk-bug")])
         self.assertEqual(res.returncode, 2)
         self.assertIn("/nonexistent", res.stderr)
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class CocciCommandTest(unittest.TestCase):
@@ -273,3 +269,7 @@ class CocciCommandTest(unittest.TestCase):
                       cwd=tmp)
             self.assertEqual(bad.returncode, 2)
             self.assertIn("no such file", bad.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

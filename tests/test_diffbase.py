@@ -7,7 +7,7 @@ import os
 import shutil
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, edit, git, run
+from util import cold, CORPUS, MODLIFE, TempDir, edit, git, run
 
 HM_C = """// SPDX-License-Identifier: GPL-2.0
 #include <linux/module.h>
@@ -69,7 +69,7 @@ def repo(tmp, *modules):
 
 
 def scan(r, *extra, rev="HEAD"):
-    res = run([MODLIFE, "scan", "--no-cache", "--format", "json",
+    res = run([MODLIFE, "scan", *cold(), "--format", "json",
                "--stats"] + list(extra) + ["--diff-base", rev, "."], cwd=r)
     data = json.loads(res.stdout) if res.stdout else None
     return res.returncode, data, res.stderr
@@ -131,7 +131,7 @@ class DiffBaseTest(unittest.TestCase):
             self.assertEqual((rc, data["findings"]), (0, []), err)
             self.assertEqual(where(data["fixed"]),
                              ["misc-char-bug/mchar.c:73:missing-owner"])
-            res = run([MODLIFE, "scan", "--no-cache", "--diff-base", "HEAD",
+            res = run([MODLIFE, "scan", *cold(), "--diff-base", "HEAD",
                        "."], cwd=r)
             self.assertEqual(res.stdout.split(": note: fixed: ")[0],
                              "misc-char-bug/mchar.c:73:37")

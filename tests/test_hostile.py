@@ -12,7 +12,9 @@ import sys
 import time
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, git, run, scan, write
+from util import (cold, CORPUS, MODLIFE, ROOT, TempDir, git, needs_fetched,
+                  run, scan, write)
+import sarif_schema
 
 sys.path.insert(0, ROOT)
 
@@ -59,7 +61,7 @@ class NamesTest(unittest.TestCase):
             runs = [["fix", "--dry-run", d], ["cocci", "--mode", "patch", d],
                     ["cocci", "--mode", "context", d],
                     ["cocci", "--mode", "report", d],
-                    ["scan", "--no-cache", "--cocci", "all", d]]
+                    ["scan", *cold(), "--cocci", "all", d]]
             for args in runs:
                 res = subprocess.run([MODLIFE] + args, cwd=tmp, env=env,
                                      stdout=subprocess.PIPE,
@@ -103,7 +105,7 @@ class NamesTest(unittest.TestCase):
                 self.assertNotIn("Traceback", res.stderr, args)
                 self.assertEqual(len([ln for ln in res.stdout.splitlines()
                                       if "caf\\xe9.c" in ln]), n, args)
-            res = run([MODLIFE, "scan", "--no-cache", "--format", "sarif",
+            res = run([MODLIFE, "scan", *cold(), "--format", "sarif",
                        d], cwd=tmp)
             uris = sorted(r["locations"][0]["physicalLocation"][
                 "artifactLocation"]["uri"] for r in json.loads(
@@ -325,7 +327,7 @@ class ScanInputsTest(unittest.TestCase):
                                "no such directory"),
                               (["--write-baseline", tmp], "is a directory")):
                 t0 = time.time()
-                res = run([MODLIFE, "scan", "--no-cache"] + args +
+                res = run([MODLIFE, "scan", *cold()] + args +
                           [os.path.join(CORPUS, "misc-char-bug")])
                 self.assertEqual(res.returncode, 2)
                 self.assertIn(why, res.stderr)
@@ -337,11 +339,11 @@ class ScanInputsTest(unittest.TestCase):
             write(os.path.join(tmp, "kb.tsv"), "not a knowledge file\n")
             m = os.path.join(CORPUS, "misc-char-bug")
             for kb in (tmp, os.path.join(tmp, "kb.tsv")):
-                res = run([MODLIFE, "scan", "--no-cache", m],
+                res = run([MODLIFE, "scan", *cold(), m],
                           env=dict(os.environ, MODLIFE_KB=kb))
                 self.assertEqual(res.returncode, 2)
                 self.assertIn("knowledge file", res.stderr)
-            res = run([MODLIFE, "scan", "--no-cache", m],
+            res = run([MODLIFE, "scan", *cold(), m],
                       env=dict(os.environ, MODLIFE_SPATCH_TIMEOUT="abc"))
             self.assertEqual(res.returncode, 1)
             self.assertIn("MODLIFE_SPATCH_TIMEOUT='abc'", res.stderr)
@@ -373,7 +375,7 @@ class ScanInputsTest(unittest.TestCase):
             with open(os.path.join(tmp, "big.h"), "w") as f:
                 f.truncate(1 << 30)     # sparse: costs no disk
             # a lower cap than the default 4 GiB: CI machines are small
-            res = run([MODLIFE, "scan", "--no-cache", "--cocci", "off",
+            res = run([MODLIFE, "scan", *cold(), "--cocci", "off",
                        os.path.join(tmp, "z.c")],
                       env=dict(os.environ, MODLIFE_MAX_MEMORY="512"))
             self.assertEqual(res.returncode, 2)
@@ -538,12 +540,12 @@ class BaselineTest(unittest.TestCase):
                             os.path.join(tree, "drivers", "m"))
             os.makedirs(os.path.join(tree, ".git"))
             base = os.path.join(tmp, "b.json")
-            res = run([MODLIFE, "scan", "--no-cache", "--write-baseline",
+            res = run([MODLIFE, "scan", *cold(), "--write-baseline",
                        base, "drivers/m"], cwd=tree)
             self.assertEqual(res.returncode, 1, res.stderr)
             for cwd, path in ((tmp, "tree/drivers/m"),
                               (os.path.join(tree, "drivers"), "m")):
-                res = run([MODLIFE, "scan", "--no-cache", "--baseline", base,
+                res = run([MODLIFE, "scan", *cold(), "--baseline", base,
                            path], cwd=cwd)
                 self.assertEqual((res.returncode, res.stdout), (0, ""),
                                  (cwd, res.stderr))
@@ -583,11 +585,11 @@ class DiffBaseTest(unittest.TestCase):
                   "* diff=x filter=x\n")
             out = os.path.join(tmp, "out")
             for rev in ("--output=" + out, ""):
-                res = run([MODLIFE, "scan", "--no-cache", "--diff-base", rev,
+                res = run([MODLIFE, "scan", *cold(), "--diff-base", rev,
                            r], cwd=r)
                 self.assertEqual(res.returncode, 2, (rev, res.stderr))
             self.assertFalse(os.path.exists(out))
-            res = run([MODLIFE, "scan", "--no-cache", "--diff-base", "HEAD",
+            res = run([MODLIFE, "scan", *cold(), "--diff-base", "HEAD",
                        r], cwd=r)
             self.assertEqual(res.returncode, 1, res.stderr)
             # other.c did not change: its finding is not the change's;
@@ -627,7 +629,7 @@ class DiffBaseTest(unittest.TestCase):
                 ["git", "-c", "user.name=t", "-c", "user.email=t@t",
                  "commit-tree", tree, "-m", "crafted"], cwd=r,
                 stdout=subprocess.PIPE, check=True).stdout.decode().strip()
-            res = run([MODLIFE, "scan", "--no-cache", "--diff-base", commit,
+            res = run([MODLIFE, "scan", *cold(), "--diff-base", commit,
                        r], cwd=r, env=env)
             self.assertIn(res.returncode, (0, 1), res.stderr)
             found = [os.path.join(d, f) for d, _, fs in os.walk(tmp)
@@ -640,7 +642,7 @@ class DiffBaseTest(unittest.TestCase):
             link = os.path.join(tmp, "link")
             os.symlink(r, link)
             for path in (r, link):
-                res = run([MODLIFE, "scan", "--no-cache", "--diff-base",
+                res = run([MODLIFE, "scan", *cold(), "--diff-base",
                            "HEAD", path], cwd=tmp)
                 self.assertEqual(res.returncode, 1, (path, res.stderr))
                 self.assertEqual(sorted(os.path.basename(ln.split(":")[0])
@@ -665,7 +667,7 @@ class UntrustedMakefilesTest(unittest.TestCase):
                       for i in range(1, 8)]
             lines += ["obj-m += $(V7)"]
             write(os.path.join(d, "Makefile"), "\n".join(lines) + "\n")
-            res = subprocess.run([MODLIFE, "scan", "--no-cache", d],
+            res = subprocess.run([MODLIFE, "scan", *cold(), d],
                                  stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True,
                                  timeout=120)
@@ -705,7 +707,7 @@ class UntrustedMakefilesTest(unittest.TestCase):
                       "static void __exit e(void) { f0(); }",
                       "module_exit(e);", 'MODULE_LICENSE("GPL");']
             write(os.path.join(tmp, "chain.c"), "\n".join(lines) + "\n")
-            res = subprocess.run([MODLIFE, "scan", "--no-cache", "--cocci",
+            res = subprocess.run([MODLIFE, "scan", *cold(), "--cocci",
                                   "off", os.path.join(tmp, "chain.c")],
                                  stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, text=True,
@@ -713,6 +715,7 @@ class UntrustedMakefilesTest(unittest.TestCase):
             self.assertEqual(res.returncode, 0, res.stderr)
 
 
+@needs_fetched(sarif_schema.SCHEMA, "sarif-schema")
 class SarifTest(unittest.TestCase):
     def test_valid_against_the_sarif_schema(self):
         import sarif_schema
@@ -723,7 +726,7 @@ class SarifTest(unittest.TestCase):
             os.makedirs(d)
             shutil.copy(MCHAR, os.path.join(d, "m\u00e9.c"))
             write(os.path.join(d, "broken.c"), "int f( {\n")
-            res = run([MODLIFE, "scan", "--no-cache", "--format", "sarif",
+            res = run([MODLIFE, "scan", *cold(), "--format", "sarif",
                        d, os.path.join(tmp, "gone.c")], cwd=tmp)
             doc = json.loads(res.stdout)
             self.assertEqual(sarif_schema.validate(doc), [])

@@ -14,7 +14,7 @@ import sys
 import unittest
 from unittest import mock
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, git, run, scan, write
+from util import cold, CORPUS, MODLIFE, ROOT, TempDir, git, run, scan, write
 
 sys.path.insert(0, ROOT)
 
@@ -349,7 +349,7 @@ class HugeInputTest(unittest.TestCase):
             git(r, "add", "drv")
             git(r, "commit", "-qm", "big")
             shutil.copy(MCHAR, b)
-            res = run([MODLIFE, "scan", "--no-cache", "--diff-base", "HEAD",
+            res = run([MODLIFE, "scan", *cold(), "--diff-base", "HEAD",
                        "drv"], cwd=r)
             self.assertEqual(res.returncode, 2, res.stderr)
             self.assertIn("drv/b.c at HEAD: larger than 64 MiB",

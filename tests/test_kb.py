@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, run, write
+from util import cold, CORPUS, MODLIFE, TempDir, run, write
 
 PIN_C = """\
 #include <linux/module.h>
@@ -426,7 +426,7 @@ EXPORT_SYMBOL(act_register);
                              "drivers/net/wl/wllib.c:26 wllib_remove_dev()")
 
             drv = os.path.join(d, "wl2usb.c")
-            cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache",
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(),
                    "--rules", "all", drv]
             before = run(cmd)
             self.assertEqual(warned_at(before.stdout),
@@ -467,7 +467,7 @@ EXPORT_SYMBOL(act_register);
                  "held: hold_del() waits for the release "
                  "(struct hold.released)"]])
 
-            cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache", drv]
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
             self.assertEqual(run(cmd).stdout, "")
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(warned_at(after.stdout), ["gaddrv.c:4:19"],
@@ -486,7 +486,7 @@ EXPORT_SYMBOL(act_register);
                       text)
         traps = [os.path.join(CORPUS, d) for d in
                  ("trap-static-i2c-adapter", "trap-static-video-device")]
-        cmd = [MODLIFE, "scan", "--no-cocci", "--no-cache"] + traps
+        cmd = [MODLIFE, "scan", "--no-cocci", *cold()] + traps
         self.assertEqual(run(cmd).stdout, "")
         with TempDir() as tmp:
             plain = os.path.join(tmp, "kb.tsv")

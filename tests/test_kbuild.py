@@ -133,10 +133,6 @@ class KbuildCheckTest(unittest.TestCase):
                               for f in got], ["evq-fops.c:44:missing-owner"])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 def _corpus_modules():
     return sorted(d for d in os.listdir(CORPUS)
                   if os.path.isfile(os.path.join(CORPUS, d, "EXPECTED")))
@@ -252,3 +248,7 @@ class CocciFixturesBuildTest(unittest.TestCase):
                           res.stdout)
             self.assertIn("ok - fine_fixture.c builds", res.stdout)
             self.assertIn("1 built, 1 failed", res.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

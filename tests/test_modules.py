@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import unittest
 
-from util import CORPUS, MODLIFE, TempDir, kdir, run, scan, write
+from util import cold, CORPUS, MODLIFE, TempDir, kdir, run, scan, write
 
 MAKEFILE = """\
 obj-$(CONFIG_FOO_A) += a.o
@@ -81,7 +81,7 @@ class TreeScanTest(unittest.TestCase):
             os.mkfifo(os.path.join(d, "foo_reg.h_shipped"))
             prepend(os.path.join(d, "a.c"), '#include "foo_reg.h"\n')
             res = subprocess.run(
-                [MODLIFE, "scan", "--no-cache", "--format", "json",
+                [MODLIFE, "scan", *cold(), "--format", "json",
                  "--cocci", "off", d], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, timeout=300)
             result = json.loads(res.stdout)
@@ -131,14 +131,10 @@ class TreeScanTest(unittest.TestCase):
             self.assertEqual([s["reason"] for s in result["skipped"]],
                              ["bool-only"])
             # a file the user named and that is not checked is said so
-            res = run([MODLIFE, "scan", "--no-cache",
+            res = run([MODLIFE, "scan", *cold(),
                        os.path.join(d, "b.c")])
             self.assertRegex(res.stderr, r"b\.c: note: not checked: "
                              r"bool-only \(")
-
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 class MakefileReadingTest(unittest.TestCase):
@@ -345,7 +341,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                              [("a.c", "config"), ("b.c", "bool-only"),
                               ("c.c", "bool-only"), ("evq-fops.c", "config"),
                               ("evq-main.c", "config")])
-            res = run([MODLIFE, "scan", "--no-cache", "--stats", "--config",
+            res = run([MODLIFE, "scan", *cold(), "--stats", "--config",
                        "kdir", d])
             self.assertIn("5 skipped (not module code: bool-only 2, "
                           "config 3)", res.stderr)
@@ -507,7 +503,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
     def test_sarif_and_json_list_what_was_not_checked(self):
         import json
         trap = os.path.join(CORPUS, "trap-bool-option")
-        res = run([MODLIFE, "scan", "--no-cache", "--format", "sarif",
+        res = run([MODLIFE, "scan", *cold(), "--format", "sarif",
                    trap])
         self.assertEqual(res.returncode, 0, res.stderr)
         notes = json.loads(res.stdout)["runs"][0]["invocations"][0][
@@ -767,3 +763,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                 tree=root, kdir=kdir()))
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]), [])
+
+
+if __name__ == "__main__":
+    unittest.main()

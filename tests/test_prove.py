@@ -12,7 +12,8 @@ import sys
 import tempfile
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir
+from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir, \
+    needs_emulator
 
 sys.path.insert(0, ROOT)
 from frontend import initramfs, kmod, scenarios  # noqa: E402
@@ -264,6 +265,7 @@ def _qemu_processes(mark):
     return found
 
 
+@needs_emulator
 class BootTest(unittest.TestCase):
     """Real boots of Debian's kernel (TCG without KVM): about 12 s each."""
 

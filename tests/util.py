@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared helpers of the tests: run modlife, copy corpus modules, kbuild."""
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
@@ -127,3 +129,50 @@ def shared_cache():
     path = os.path.join(ROOT, "build", "test-cache")
     os.makedirs(path, mode=0o700, exist_ok=True)
     return path
+
+
+_seeded = []
+
+
+def cold_cache():
+    """A new fact cache that holds no facts (a run as cold as under
+    --no-cache) but knows the kernel's flags: a test that only wants a
+    cold scan would otherwise spend seconds relearning them."""
+    shared = shared_cache()
+    if not _seeded:
+        _seeded.append(True)
+        try:
+            from frontend import kflags
+            kflags.kernel_flags(kdir(), shared)
+        except Exception:
+            pass    # no KDIR: the scan says so itself
+    path = tempfile.mkdtemp(prefix="cold-", dir=os.path.dirname(shared))
+    atexit.register(shutil.rmtree, path, True)
+    for name in os.listdir(shared):
+        if name.startswith("kflags-"):
+            shutil.copy(os.path.join(shared, name), path)
+    return path
+
+
+def cold():
+    """Scan options for a cold fact cache (see cold_cache())."""
+    return ["--cache-dir", cold_cache()]
+
+
+# make check (MODLIFE_TESTS=check): no network, no install, no emulator
+CHECK_ONLY = os.environ.get("MODLIFE_TESTS") == "check"
+
+
+def needs_emulator(obj):
+    """A test that boots a kernel under qemu (and may fetch Debian's
+    kernel and busybox): make test runs it, make check does not."""
+    return unittest.skipIf(CHECK_ONLY, "make check: needs the emulator "
+                           "(make test or make prove runs it)")(obj)
+
+
+def needs_fetched(path, target):
+    """A test that needs a file make test fetches (make TARGET): under
+    make check it is skipped when the file is not there yet."""
+    return unittest.skipIf(CHECK_ONLY and not os.path.exists(path),
+                           "make check: %s not fetched (make %s)"
+                           % (os.path.relpath(path, ROOT), target))

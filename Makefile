@@ -125,7 +125,10 @@ install: all
 	install -m 755 sparse-plugin/modlife-sparse $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 modlife $(DESTDIR)$(PREFIX)/share/modlife/modlife
 	ln -sf ../share/modlife/modlife $(DESTDIR)$(PREFIX)/bin/modlife
-	install -m 644 frontend/*.py $(DESTDIR)$(PREFIX)/share/modlife/frontend/
+	for d in . ci fixing proving scanning tree; do \
+		install -d $(DESTDIR)$(PREFIX)/share/modlife/frontend/$$d && \
+		install -m 644 frontend/$$d/*.py $(DESTDIR)$(PREFIX)/share/modlife/frontend/$$d/ || exit 1; \
+	done
 	install -m 644 cocci/*.cocci $(DESTDIR)$(PREFIX)/share/modlife/cocci/
 	install -m 644 kb/*.tsv kb/*.txt $(DESTDIR)$(PREFIX)/share/modlife/kb/
 	install -m 644 harness/Kbuild harness/*.c $(DESTDIR)$(PREFIX)/share/modlife/harness/

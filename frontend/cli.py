@@ -4,7 +4,9 @@ import argparse
 import os
 import sys
 
-from . import VERSION, kflags, outputs, paths, report
+from . import VERSION, paths
+from .ci import outputs, report
+from .tree import kflags
 from .rules import EXPERIMENTAL, RULES, doc_page, select
 
 
@@ -204,7 +206,7 @@ def _seconds(text):
 
 
 def _scenario_list(text):
-    from .scenarios import SCENARIOS
+    from .proving.scenarios import SCENARIOS
     items = [s for s in text.split(",") if s]
     bad = [s for s in items if s not in SCENARIOS]
     if bad or not items:
@@ -214,7 +216,8 @@ def _scenario_list(text):
 
 
 def cmd_scan(a):
-    from . import baseline, cache
+    from .ci import baseline
+    from .scanning import cache
     kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
@@ -239,9 +242,9 @@ def cmd_scan(a):
 
 
 def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
-    from . import baseline, changescan, diffbase
-    from .link import LinkError
-    from .scan import ScanError, Scanner
+    from .ci import baseline, changescan, diffbase
+    from .scanning.link import LinkError
+    from .scanning.scan import ScanError, Scanner
 
     def make_scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
@@ -275,7 +278,7 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
     if known is not None:
         result["findings"] = baseline.subtract(result["findings"], known)
     if a.prove and result["findings"]:
-        from .prove import ProveError
+        from .proving.prove import ProveError
         try:
             _scan_prove(a, kdir, result)
         except ProveError as e:
@@ -298,10 +301,11 @@ def cmd_fix(a):
     """Fixes what scan reports (same rules, defaults and linking), with
     the fix each rule page calls safe; lists the findings left to a
     person."""
-    from . import cache, fix, fixscan
-    from .link import LinkError
-    from .staging import display
-    from .scan import ScanError, Scanner
+    from .fixing import fix, fixscan
+    from .scanning import cache
+    from .scanning.link import LinkError
+    from .scanning.staging import display
+    from .scanning.scan import ScanError, Scanner
     kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
@@ -355,7 +359,7 @@ def cmd_fix(a):
 
 def _write_patches(outdir, changes, findings, scanner):
     """One patch per module (the scan's module of each changed file)."""
-    from . import patchmail
+    from .fixing import patchmail
     subjects = {r.name: r.fix_subject for r in RULES.values() if r.safe_fix}
     groups = {}
     for c in changes:
@@ -374,8 +378,8 @@ def _write_patches(outdir, changes, findings, scanner):
 
 
 def cmd_link(a):
-    from .link import LinkError
-    from .scan import link_built
+    from .scanning.link import LinkError
+    from .scanning.scan import link_built
     try:
         result = link_built(a.paths, select(a.rules, a.disable))
     except LinkError as e:
@@ -395,8 +399,8 @@ def cmd_link(a):
 
 
 def cmd_cocci(a):
-    from . import cocci_run
-    from .scan import collect
+    from .scanning import cocci_run
+    from .scanning.scan import collect
     errors = []
     files = collect(a.paths, errors)
     for e in errors:
@@ -426,14 +430,14 @@ def cmd_cocci(a):
 def _prove_cache(a):
     """Downloads and the holding module: under --cache-dir when given
     (--no-cache only concerns facts)."""
-    from . import cache
+    from .scanning import cache
     return a.cache_dir or os.path.dirname(cache.default_dir())
 
 
 def _scan_prove(a, kdir, result):
     """scan --prove: each directory scanned is built and proven with the
     findings under it; the proof goes on the finding."""
-    from . import prove
+    from .proving import prove
     dirs = [p for p in a.paths if os.path.isdir(p)]
     if not dirs:
         raise prove.ProveError("--prove needs module directories")
@@ -450,8 +454,9 @@ def _scan_prove(a, kdir, result):
 
 def cmd_prove(a):
     import json
-    from . import cache, prove
-    from .scan import ScanError, Scanner
+    from .proving import prove
+    from .scanning import cache
+    from .scanning.scan import ScanError, Scanner
     a.kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
 
@@ -497,7 +502,7 @@ def cmd_rules(a):
 
 
 def cmd_kb(a):
-    from . import kb
+    from .scanning import kb
     kdir = a.kdir or paths.default_kdir()
     out = a.output or os.path.join(paths.ROOT, "kb", "owner-reads.tsv")
     try:

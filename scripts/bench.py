@@ -12,9 +12,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from frontend import kflags, paths  # noqa: E402
-from frontend.kconfig import Kconfig  # noqa: E402
-from frontend.modules import ModuleMap  # noqa: E402
+from frontend import paths
+from frontend.tree import kflags  # noqa: E402
+from frontend.tree.kconfig import Kconfig  # noqa: E402
+from frontend.tree.modules import ModuleMap  # noqa: E402
 
 DIRS = ("drivers/char", "drivers/misc", "drivers/platform/x86")
 

@@ -20,8 +20,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 ".."))
 from frontend import paths  # noqa: E402
-from frontend.kconfig import Kconfig  # noqa: E402
-from frontend.modules import ModuleMap  # noqa: E402
+from frontend.tree.kconfig import Kconfig  # noqa: E402
+from frontend.tree.modules import ModuleMap  # noqa: E402
 
 MODLIFE = os.path.join(paths.ROOT, "modlife")
 WARNING = re.compile(r"^(\S+?):\d+:\d+: warning: (.*)$")

@@ -103,7 +103,7 @@ class CrashTest(unittest.TestCase):
         a file cuts the fact being written. The crash fact starts on a
         line of its own, and the front end drops the cut fact (the link
         would call it malformed)."""
-        from frontend import sparse_engine
+        from frontend.scanning import sparse_engine
         with open(os.path.join(ROOT, "sparse-plugin", "main.c")) as f:
             self.assertIn('"\\n{\\"k\\":\\"error\\"', f.read())
         with TempDir() as tmp:

@@ -9,7 +9,7 @@ import unittest
 from util import ROOT, TempDir, write
 
 sys.path.insert(0, ROOT)
-from frontend import cocci_run  # noqa: E402
+from frontend.scanning import cocci_run  # noqa: E402
 
 COCCI = os.path.join(ROOT, "cocci")
 

@@ -258,8 +258,8 @@ class ScanDrivenFixTest(unittest.TestCase):
 
     def test_a_fix_that_leaves_the_finding_is_caught(self):
         sys.path.insert(0, ROOT)
-        from frontend import fixscan
-        from frontend.scan import Scanner
+        from frontend.fixing import fixscan
+        from frontend.scanning.scan import Scanner
         from util import kdir
 
         def scanner():

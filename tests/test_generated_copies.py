@@ -3,7 +3,7 @@
 (scripts/gen_cocci.py, make cocci-gen) between "modlife-gen" markers:
 a committed file that differs from what the generator writes fails here
 with the diff, and no kb list or table is left outside the markers.
-frontend/kb.py reads its stop names from kb/api.tsv."""
+frontend/scanning/kb.py reads its stop names from kb/api.tsv."""
 import os
 import re
 import shutil
@@ -15,7 +15,8 @@ from util import ROOT, TempDir, edit, run, write
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import gen_cocci  # noqa: E402
-from frontend import kb as frontend_kb, paths  # noqa: E402
+from frontend import paths
+from frontend.scanning import kb as frontend_kb  # noqa: E402
 
 GEN = os.path.join(ROOT, "scripts", "gen_cocci.py")
 BEGIN = re.compile(r"^\s*(//|#) modlife-gen begin ([\w-]+)")
@@ -190,7 +191,7 @@ class GeneratedCopiesTest(unittest.TestCase):
             "hrtimer_try_to_cancel": "hrtimer_cancel"})
 
     def test_frontend_stop_names_are_the_kb_rows(self):
-        """frontend/kb.py's stops are kb/api.tsv's, read at run time."""
+        """frontend/scanning/kb.py's stops are kb/api.tsv's, read at run time."""
         names = [n for cls in frontend_kb.STOP_CLASSES for n in api(cls)]
         self.assertIn("__flush_workqueue", names)
         self.assertIn("kthread_stop", names)

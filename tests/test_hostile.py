@@ -114,7 +114,7 @@ class NamesTest(unittest.TestCase):
                                     "t/dir%FF/caf%E9.c"])
 
     def test_kbuild_names_are_c_identifiers(self):
-        from frontend import kflags
+        from frontend.tree import kflags
         flags = kflags.file_flags([], '/x/a"b\n-c.c', True, 'm"od')
         self.assertIn('-DKBUILD_BASENAME="a_b__c"', flags)
         self.assertIn('-DKBUILD_MODNAME="m_od"', flags)
@@ -205,7 +205,7 @@ class FixFilesTest(unittest.TestCase):
     def test_an_unwritable_directory_is_reported_and_the_run_goes_on(self):
         """In-process, so that it also holds for root: the temporary file
         cannot be made beside the first file; the second is fixed."""
-        from frontend import fix
+        from frontend.fixing import fix
         from unittest import mock
         with TempDir() as tmp:
             d, src = self.module(tmp)
@@ -303,7 +303,7 @@ class ScanInputsTest(unittest.TestCase):
             self.assertEqual(rc, 2)
 
     def test_an_unreadable_directory_is_an_error(self):
-        from frontend import scan as scanmod
+        from frontend.scanning import scan as scanmod
         from unittest import mock
         with TempDir() as tmp:
             shutil.copy(MCHAR, os.path.join(tmp, "a.c"))
@@ -387,7 +387,7 @@ class CacheTest(unittest.TestCase):
         """A checker killed from outside (Ctrl-C reaches the whole process
         group) or timed out gives no cache entry; a file that changes
         while it is parsed neither."""
-        from frontend import sparse_engine
+        from frontend.scanning import sparse_engine
         with TempDir() as tmp:
             fake = os.path.join(tmp, "checker")
             # TERM: a background test run has SIGINT ignored, inherited
@@ -435,7 +435,7 @@ class CacheTest(unittest.TestCase):
                               if len(n) == 69], [])
 
     def test_a_failed_cache_write_leaves_no_temporary_file(self):
-        from frontend import cache as cachemod
+        from frontend.scanning import cache as cachemod
         from unittest import mock
         with TempDir() as tmp:
             warned = []
@@ -676,7 +676,7 @@ class UntrustedMakefilesTest(unittest.TestCase):
     def test_prefilter_patterns_do_not_backtrack(self):
         """Comment-heavy text that never closes made the patterns try
         every way of splitting it."""
-        from frontend import cocci_run
+        from frontend.scanning import cocci_run
         with TempDir() as tmp:
             body = ("\t/* one // two */ // three /* four\n" * 400)
             write(os.path.join(tmp, "a.c"),

@@ -29,7 +29,7 @@ def setUpModule():
     """The kernel flags are probed once (kbuild takes seconds); each
     test's cache starts with them."""
     global WARM
-    from frontend import kflags
+    from frontend.tree import kflags
     from util import kdir
     import tempfile
     WARM = tempfile.mkdtemp(prefix="modlife-test-")
@@ -87,7 +87,7 @@ def _mkentry(c, key):
 
 
 def file_hash_of(path):
-    from frontend.cache import file_hash
+    from frontend.scanning.cache import file_hash
     return file_hash(path)
 
 
@@ -125,7 +125,7 @@ class CachedFlagsTest(unittest.TestCase):
                 self.assertEqual(json.load(f), flags)   # written again
 
     def test_the_probes_flags_have_the_allowed_shapes(self):
-        from frontend import kflags
+        from frontend.tree import kflags
         [path] = glob.glob(os.path.join(WARM, "kflags-*.json"))
         with open(path) as f:
             flags = json.load(f)
@@ -158,7 +158,7 @@ class CachedFactsTest(unittest.TestCase):
             self.assertNotIn("link step failed", err)
 
     def test_valid_fact(self):
-        from frontend.cache import valid_fact
+        from frontend.scanning.cache import valid_fact
         self.assertTrue(valid_fact('{"k":"tu","file":"/a.c","module":1,'
                                    '"modname":"a"}'))
         self.assertTrue(valid_fact('{"k":"finding","file":"/a.c","line":3,'
@@ -203,7 +203,7 @@ class CachedFactsTest(unittest.TestCase):
         """In-process: the entry is used with the headers the scan
         records (beside the file, in its -I directories, in the cache's
         overlays, up to the top of its tree) and no others."""
-        from frontend.cache import FactCache
+        from frontend.scanning.cache import FactCache
         with TempDir() as tmp:
             m = os.path.join(tmp, "tree", "drv", "m")
             src = os.path.join(m, "a.c")
@@ -264,7 +264,7 @@ class CacheOwnerTest(unittest.TestCase):
             self.assertNotIn("Traceback", err)
 
     def test_a_cache_or_entry_of_another_user_is_not_used(self):
-        from frontend.cache import FactCache
+        from frontend.scanning.cache import FactCache
         with TempDir() as tmp:
             src = os.path.join(tmp, "a.c")
             write(src, "int x;\n")
@@ -356,7 +356,7 @@ class HugeInputTest(unittest.TestCase):
                           res.stderr)
 
     def test_blobs_are_read_one_at_a_time_under_the_cap(self):
-        from frontend import diffbase
+        from frontend.ci import diffbase
         with TempDir() as tmp:
             git(tmp, "init", "-q")
             ids = {}
@@ -377,7 +377,7 @@ class OverlayWriteTest(unittest.TestCase):
         """ENOSPC (or EACCES) while an overlay header is written in the
         cache: no temporary file left, one "cache not usable" line, and
         the header is written in a private directory instead."""
-        from frontend import overlay
+        from frontend.tree import overlay
         real_replace = os.replace
         with TempDir() as tmp:
             cache = os.path.join(tmp, "cache")
@@ -440,7 +440,7 @@ class OverlayWriteTest(unittest.TestCase):
 
 class ArchWalkTest(unittest.TestCase):
     def test_a_deep_arch_tree_is_indexed(self):
-        from frontend.archheaders import ArchHeaders
+        from frontend.tree.archheaders import ArchHeaders
         with TempDir() as tmp:
             d = os.path.join(tmp, "arch", "ppc", "include", "asm")
             os.makedirs(d)

@@ -141,7 +141,7 @@ class FactReaderTest(unittest.TestCase):
         self.assertIn("malformed facts", out[0]["message"])
 
     def test_the_scan_linker_turns_a_malformed_line_into_an_error(self):
-        from frontend import link
+        from frontend.scanning import link
         with link.Linker(SPARSE) as linker:
             with self.assertRaises(link.LinkError) as cm:
                 linker.link(['{"k":"tu","file":[1]}'])
@@ -222,7 +222,7 @@ class KbTreeTest(unittest.TestCase):
     def test_a_deep_tree_does_not_exhaust_the_recursion(self):
         """os.walk recurses: 1,200 nested directories once raised
         RecursionError."""
-        from frontend import kb
+        from frontend.scanning import kb
         with TempDir() as tmp:
             deep = tmp
             for _ in range(1200):   # os.makedirs() recurses too

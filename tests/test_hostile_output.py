@@ -98,7 +98,7 @@ class OutputTest(unittest.TestCase):
             self.assertIn("./::warning::broken.c:", err)
 
     def test_report_lines_on_stderr_and_proofs(self):
-        from frontend import report
+        from frontend.ci import report
         import io
         f = {"file": "::error::p.c", "line": 1, "column": 2,
              "severity": "warning", "message": "m\u202e", "rule": "r",
@@ -159,7 +159,7 @@ class OutputTest(unittest.TestCase):
     def test_strict_json_of_proofs(self):
         """Every string of a SARIF or code quality document, a proof's
         too, is valid Unicode."""
-        from frontend import report
+        from frontend.ci import report
         import io
         f = {"file": "b\udcff.c", "line": 1, "column": 2, "rule":
              "missing-owner", "severity": "warning", "message": "m",
@@ -189,7 +189,7 @@ class PatchMailTest(unittest.TestCase):
         """git am ends a commit message at a line that begins with
         'diff -', '---' or 'Index: ' (and reads 'From:' first in the body
         as the author): no finding line begins so."""
-        from frontend import patchmail
+        from frontend.fixing import patchmail
         with TempDir() as tmp:
             names = ["diff -x.c", "--- y.c", "Index: z.c", "From: e@vil.c"]
             findings = [{"rule": "missing-owner", "file":
@@ -235,7 +235,7 @@ class PatchMailTest(unittest.TestCase):
 
 class ProveInputTest(unittest.TestCase):
     def test_a_fifo_in_the_module_directory_is_refused(self):
-        from frontend import prove
+        from frontend.proving import prove
         with TempDir() as tmp:
             m = os.path.join(tmp, "m")
             os.makedirs(os.path.join(m, "sub"))
@@ -272,7 +272,7 @@ class ProveMarksTest(unittest.TestCase):
     def test_the_module_cannot_forge_a_mark(self):
         """The module under test prints '@@modlife nothing to open': the
         host counts only the marks with the boot's token."""
-        from frontend import scenarios
+        from frontend.proving import scenarios
         m = scenarios.mark(TOKEN)
         oops = ["[    3.627613] BUG: unable to handle page fault for "
                 "address: ffffffffc0202118",
@@ -296,7 +296,7 @@ class ProveMarksTest(unittest.TestCase):
             m, "@@modlife"), True, TOKEN)[0], "error")
 
     def test_the_guest_scripts_carry_the_token(self):
-        from frontend import prove, scenarios
+        from frontend.proving import prove, scenarios
         self.assertNotEqual(scenarios.new_token(), scenarios.new_token())
         with TempDir() as tmp:
             for n in ("bb", "t.ko", "h.ko"):
@@ -351,8 +351,9 @@ class HeaderFixTest(unittest.TestCase):
                              res.stderr)
 
     def test_a_fix_that_leaves_the_header_finding_is_refused(self):
-        from frontend import fixscan, paths
-        from frontend.scan import Scanner
+        from frontend import paths
+        from frontend.fixing import fixscan
+        from frontend.scanning.scan import Scanner
         with TempDir() as tmp:
             h, text = header_module(tmp)
             cache = CACHE

@@ -15,7 +15,7 @@ import unittest
 from util import CORPUS, MODLIFE, ROOT, TempDir, write
 
 sys.path.insert(0, ROOT)
-from frontend import includes  # noqa: E402
+from frontend.tree import includes  # noqa: E402
 
 MCHAR = os.path.join(CORPUS, "misc-char-bug", "mchar.c")
 
@@ -45,7 +45,7 @@ class KconfigTest(unittest.TestCase):
                       'rsource "../a/Kconfig"\nrsource "../b/Kconfig"\n'
                       'config %s_OPT\n\ttristate "x"\n' % d.upper())
             took, out = python(
-                "import json\nfrom frontend.kconfig import Kconfig\n"
+                "import json\nfrom frontend.tree.kconfig import Kconfig\n"
                 "kc = Kconfig()\nkc.add_local(%r)\n"
                 "print(json.dumps([sorted(kc.tristate), len(kc._read)]))\n"
                 % tmp, timeout=60)
@@ -65,7 +65,7 @@ class KconfigTest(unittest.TestCase):
             write(os.path.join(deep, "Kconfig"),
                   'config DEEP\n\ttristate "deep"\n')
             took, out = python(
-                "from frontend.kconfig import Kconfig\n"
+                "from frontend.tree.kconfig import Kconfig\n"
                 "print('CONFIG_DEEP' in Kconfig(tree=%r).tristate)\n" % tmp,
                 timeout=60)
             self.assertEqual(out.strip(), "True")
@@ -82,7 +82,7 @@ def _remove_deep(top):
 
 
 def _walk_bottom_up(top):
-    from frontend import fswalk
+    from frontend.tree import fswalk
     return reversed(list(fswalk.walk(top)))
 
 
@@ -99,7 +99,7 @@ class MakefileTest(unittest.TestCase):
                       "b-y := c.o $(V1b)"]
             write(os.path.join(tmp, "Makefile"), "\n".join(lines) + "\n")
             took, out = python(
-                "from frontend.modules import DirInfo\n"
+                "from frontend.tree.modules import DirInfo\n"
                 "i = DirInfo(%r)\nprint(sorted(i.obj), i.parts['b'])\n"
                 % tmp, timeout=60)
             self.assertLess(took, 10)
@@ -113,7 +113,7 @@ class MakefileTest(unittest.TestCase):
                   "CORE = core.o util.o\nHW := $(addprefix hw/,a.o b.o)\n"
                   "m-y := $(CORE) $(HW)\nobj-m += m.o\n")
             _, out = python(
-                "from frontend.modules import DirInfo\n"
+                "from frontend.tree.modules import DirInfo\n"
                 "print(DirInfo(%r).parts['m'])\n" % tmp, timeout=60)
             self.assertEqual(out.strip(), str(["core.o", "util.o",
                                                 "hw/a.o", "hw/b.o"]))
@@ -168,7 +168,7 @@ class PrefilterTest(unittest.TestCase):
     def test_too_many_captures_admit_the_file(self):
         """A file whose chains would need more searches than the bound
         is left to spatch: admitted, never dropped."""
-        from frontend import cocci_run
+        from frontend.scanning import cocci_run
         want = cocci_run.prefilter(os.path.join(ROOT, "cocci",
                                                 "exit_pending_timer.cocci"))
         text = ("module_exit(g);\n" + "".join(
@@ -179,7 +179,7 @@ class PrefilterTest(unittest.TestCase):
             "f%d() {\ndel_timer(x);\n}\n" % i for i in range(5))).encode()))
 
     def test_reshaped_expressions_still_admit_the_real_shapes(self):
-        from frontend import cocci_run
+        from frontend.scanning import cocci_run
 
         def admits(script, text):
             return cocci_run.prefilter(os.path.join(

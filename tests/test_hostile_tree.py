@@ -70,7 +70,7 @@ class LinksOutOfTheTreeTest(unittest.TestCase):
                               env=env_with(tmp)).stderr)
 
     def test_a_link_to_the_root_brings_nothing_into_scope(self):
-        from frontend.scan import collect
+        from frontend.scanning.scan import collect
         with TempDir() as tmp:
             shutil.copy(MCHAR, os.path.join(tmp, "a.c"))
             os.symlink("/", os.path.join(tmp, "root"))
@@ -325,7 +325,7 @@ class ExitStatusTest(unittest.TestCase):
                 self.assertEqual(res.returncode, 2, (v, res.stderr))
                 self.assertIn(why, res.stderr)
             # the shipped knowledge file passes the same check
-            from frontend.scan import _kb_rows_problem
+            from frontend.scanning.scan import _kb_rows_problem
             self.assertIsNone(_kb_rows_problem(
                 os.path.join(ROOT, "kb", "owner-reads.tsv")))
 

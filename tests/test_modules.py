@@ -146,8 +146,8 @@ class MakefileReadingTest(unittest.TestCase):
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend.kconfig import Kconfig
-        from frontend.modules import ModuleMap
+        from frontend.tree.kconfig import Kconfig
+        from frontend.tree.modules import ModuleMap
         self.Kconfig, self.ModuleMap = Kconfig, ModuleMap
 
     def tree(self, tmp, makefile, parent="", extra=None):
@@ -307,7 +307,8 @@ class KdirTree:
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend import kconfig, modules, scan as scanmod
+        from frontend.scanning import scan as scanmod
+        from frontend.tree import kconfig, modules
         self.modules, self.scanmod = modules, scanmod
         self.Kconfig, self.version = kconfig.Kconfig, kconfig._version
 
@@ -566,7 +567,7 @@ class FallbackOrderTest(KdirTree, unittest.TestCase):
         parsed with sparc's arch/ headers first, and that clean parse
         wins; if it fails too, the configured try's error is the one
         reported."""
-        from frontend import archheaders
+        from frontend.tree import archheaders
         with TempDir() as tmp:
             d = fake_tree(tmp)
             root = os.path.dirname(os.path.dirname(d))
@@ -680,7 +681,7 @@ class ArchFlagsTest(unittest.TestCase):
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend import kflags
+        from frontend.tree import kflags
         with TempDir() as tmp:
             other = os.path.join(tmp, "ppc")
             write(os.path.join(other, "modlife-arch"),

@@ -16,7 +16,7 @@ from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir, \
     needs_emulator
 
 sys.path.insert(0, ROOT)
-from frontend import initramfs, kmod, scenarios  # noqa: E402
+from frontend.proving import initramfs, kmod, scenarios  # noqa: E402
 
 PROVE_CACHE = os.path.join(ROOT, "build", "prove-cache")
 
@@ -171,7 +171,7 @@ class OfflineTest(unittest.TestCase):
             True)[0], "no scenario")
 
     def test_a_run_proves_only_the_findings_whose_outcome_it_showed(self):
-        from frontend import prove as pv
+        from frontend.proving import prove as pv
         p = object.__new__(pv.Prover)
         outcome = {}
         p.run = lambda target, scenario: dict(outcome, scenario=scenario,

@@ -91,7 +91,7 @@ class CoccicheckTest(unittest.TestCase):
         """coccicheck adds its harness (options line, includes, jobs),
         not findings: the same as spatch --dir on the same directory."""
         need_tree(self)
-        from frontend.cocci_engine import spatch_options
+        from frontend.scanning.cocci_engine import spatch_options
         found = {}
         for script in SCRIPTS:
             res = coccicheck(script, "report", CHECKED_DIR)

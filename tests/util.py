@@ -71,7 +71,7 @@ def corpus_options():
     """The corpus's own Kconfig options, as a build that enables them as
     modules sets them: make variables and the macros autoconf.h would
     hold (an out-of-tree build has no autoconf.h of its own)."""
-    from frontend.kconfig import Kconfig
+    from frontend.tree.kconfig import Kconfig
     kc = Kconfig()
     for m in sorted(os.listdir(CORPUS)):
         kc.add_local(os.path.join(CORPUS, m))
@@ -142,7 +142,7 @@ def cold_cache():
     if not _seeded:
         _seeded.append(True)
         try:
-            from frontend import kflags
+            from frontend.tree import kflags
             kflags.kernel_flags(kdir(), shared)
         except Exception:
             pass    # no KDIR: the scan says so itself

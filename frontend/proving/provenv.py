@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 
-from . import paths
+from .. import paths
 
 
 class ProveError(Exception):

@@ -6,7 +6,7 @@ import fnmatch
 import os
 import struct
 
-from . import fswalk
+from ..tree import fswalk
 
 
 class ModuleError(Exception):

@@ -7,7 +7,9 @@ an {"k":"end"} line both ways."""
 import json
 import subprocess
 
-from . import fswalk, paths, sparse_engine
+from . import sparse_engine
+from .. import paths
+from ..tree import fswalk
 
 
 class LinkError(Exception):

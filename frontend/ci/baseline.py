@@ -12,7 +12,7 @@ import json
 import os
 import tempfile
 
-from .fswalk import MAX_SOURCE, open_regular
+from ..tree.fswalk import MAX_SOURCE, open_regular
 
 VERSION = 2
 

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import threading
 
-from . import fswalk
+from ..tree import fswalk
 
 # hooks git could still look up are off, whatever the repository says
 GIT = ["git", "--literal-pathspecs", "-c", "core.fsmonitor=false",

@@ -23,7 +23,7 @@ import stat
 import tempfile
 
 from . import link, sparse_engine
-from .fswalk import MAX_SOURCE, open_regular
+from ..tree.fswalk import MAX_SOURCE, open_regular
 
 CHUNK = 1 << 20
 

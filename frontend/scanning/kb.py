@@ -29,9 +29,11 @@ import subprocess
 import sys
 import tempfile
 
-from . import fswalk, kflags, paths, sparse_engine
-from .kconfig import Kconfig
-from .modules import ModuleMap
+from . import sparse_engine
+from .. import paths
+from ..tree import fswalk, kflags
+from ..tree.kconfig import Kconfig
+from ..tree.modules import ModuleMap
 
 PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
                  rb"srcu_barrier)\b")

@@ -24,7 +24,7 @@ import re
 import secrets
 import shlex
 
-from .rules import RULES
+from ..rules import RULES
 
 MARK = "@@modlife"
 SCENARIOS = ("owner", "hold", "pending")

@@ -12,7 +12,8 @@ import os
 import re
 import tempfile
 
-from . import baseline, diffbase, fswalk
+from . import baseline, diffbase
+from ..tree import fswalk
 
 INCLUDE = re.compile(rb'^\s*#\s*include\s*[<"]([^">]+)[">]', re.M)
 

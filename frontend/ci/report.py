@@ -6,9 +6,10 @@ import os
 import re
 import urllib.parse
 
-from . import VERSION, paths, staging
-from .modules import REASONS
-from .rules import RULES, doc_page
+from .. import VERSION, paths
+from ..scanning import staging
+from ..tree.modules import REASONS
+from ..rules import RULES, doc_page
 
 # one escaping of names and messages for every output (staging.py)
 display = staging.display

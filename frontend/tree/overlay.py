@@ -8,7 +8,7 @@ import sys
 import tempfile
 import threading
 
-from . import cache
+from ..scanning import cache
 
 
 class Overlays:

@@ -14,9 +14,10 @@ import re
 import subprocess
 import time
 
-from . import diffbase, paths
-from .baseline import tree_path
-from .report import display
+from .. import paths
+from ..ci import diffbase
+from ..ci.baseline import tree_path
+from ..ci.report import display
 
 _GIT = diffbase.GIT + ["-c", "log.showSignature=false",
                        "-c", "gpg.program=false"]

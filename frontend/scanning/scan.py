@@ -14,15 +14,16 @@ import subprocess
 import sys
 import time
 
-from . import archheaders, cocci_engine, fswalk, includes, kflags, link, \
-    paths, sparse_engine
-from .overlay import Overlays
+from . import cocci_engine, link, sparse_engine
+from .. import paths
+from ..tree import archheaders, fswalk, genheaders, includes, kflags
+from ..tree.overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
-from .kconfig import Kconfig
-from .modules import ModuleMap, tree_root
+from ..tree.kconfig import Kconfig
+from ..tree.modules import ModuleMap, tree_root
 from .progress import Progress
-from .rules import RULES, rule_for_script
+from ..rules import RULES, rule_for_script
 
 SKIP_DIRS = {".git", ".tmp_versions", "Documentation"}
 
@@ -331,10 +332,9 @@ class Scanner:
             raise ScanError(problem)
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
-        here = os.path.dirname(os.path.abspath(__file__))
         self.cache = FactCache(cache_dir, [self.binary, self.kb] + [
-            os.path.join(here, m) for m in ("archheaders.py",
-                                            "genheaders.py")], self.warn)
+            os.path.abspath(m.__file__) for m in (archheaders, genheaders)],
+            self.warn)
         self.stats = {}
         self.input_errors = 0
 

@@ -6,8 +6,8 @@ the fixed file in place."""
 import os
 import tempfile
 
-from . import fswalk
-from .rules import RULES
+from ..tree import fswalk
+from ..rules import RULES
 
 # rule -> (safe, what the fix does or why there is none), for patchmail
 FIXES = {name: (r.safe_fix, r.fix_why) for name, r in RULES.items()}
@@ -45,7 +45,7 @@ class Verifier:
         when it could not be checked. The module is scanned as it is,
         with the new text parsed in place of the file (never written
         into the tree)."""
-        from .baseline import tree_path
+        from ..ci.baseline import tree_path
         path = os.path.abspath(path)
         if path.endswith(".h"):
             return self._header(path, new, rules)
@@ -71,7 +71,7 @@ class Verifier:
         """remaining() for a module's own header: the sources beside it
         are parsed from copies that stand beside the fixed text (and the
         directory's other headers), so their quote includes find it."""
-        from .baseline import tree_path
+        from ..ci.baseline import tree_path
         d = os.path.dirname(path)
         try:
             names = sorted(os.listdir(d))

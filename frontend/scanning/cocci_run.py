@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 from .cocci_engine import TIMEOUT, spatch_options
-from .fswalk import MAX_SOURCE, open_regular
+from ..tree.fswalk import MAX_SOURCE, open_regular
 from .staging import Staged, display, lead, shown_path
 
 

@@ -14,7 +14,7 @@ import shlex
 import subprocess
 import tempfile
 
-from . import cache
+from ..scanning import cache
 
 PER_OBJECT = ("-DMODULE", "-DKBUILD_BASENAME=", "-DKBUILD_MODNAME=",
               "-D__KBUILD_MODNAME=", "-Wp,-MMD,", "-Wp,-MD,")

@@ -14,7 +14,8 @@ import stat
 import sys
 import tempfile
 
-from . import fswalk, initramfs, kmod, provenv, qemu, scenarios
+from . import initramfs, kmod, provenv, qemu, scenarios
+from ..tree import fswalk
 from .provenv import ProveError
 
 APPLETS = ("sh", "mount", "insmod", "rmmod", "cat", "echo", "sleep", "find",
@@ -34,7 +35,7 @@ class Target:
 def _kconfig_options(src):
     """A module's own tristate options on as modules, as the corpus and a
     user's Kconfig'd module expect from a build that enables them."""
-    from .kconfig import Kconfig
+    from ..tree.kconfig import Kconfig
     kc = Kconfig()
     kc.add_local(src)
     syms = sorted(kc.tristate)
@@ -71,7 +72,7 @@ def copy_module(src, dest):
     dest, as shutil.copytree(symlinks=True) would, without recursion; a
     FIFO, socket or device is refused (ProveError): a FIFO would block
     the copy, and a module's sources hold none."""
-    from .report import display
+    from ..ci.report import display
     ignore = shutil.ignore_patterns(*_NOT_COPIED)
 
     def refuse(path, why):
@@ -292,7 +293,7 @@ def targets_from(paths_, kdir, work, scan_findings, source=None,
 
 
 def print_text(results, targets, out):
-    from .report import display as d, finding_text, lead, proof_text
+    from ..ci.report import display as d, finding_text, lead, proof_text
     for t in targets:
         for f in t.findings:
             finding_text(f, out)

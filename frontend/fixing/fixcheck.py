@@ -6,7 +6,7 @@ refused (each is a pattern a semantic patch produced on real drivers)."""
 import difflib
 import re
 
-from . import paths
+from .. import paths
 
 _RETURN = re.compile(r"^\s*return\b[^;]*;\s*(/\*.*\*/)?\s*$")
 _BARRIER = re.compile(r"\b(rcu_barrier|srcu_barrier)\s*\(")

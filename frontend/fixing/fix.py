@@ -19,12 +19,12 @@ import stat
 import subprocess
 import tempfile
 
-from . import paths
-from .cocci_engine import TIMEOUT, spatch_options
-from .fswalk import MAX_SOURCE, open_regular
-from .report import display as shown_text, lead
-from .rules import RULES
-from .staging import display, shown_path, staged_name
+from .. import paths
+from ..scanning.cocci_engine import TIMEOUT, spatch_options
+from ..tree.fswalk import MAX_SOURCE, open_regular
+from ..ci.report import display as shown_text, lead
+from ..rules import RULES
+from ..scanning.staging import display, shown_path, staged_name
 
 TEMP_NAME = re.compile(r"\.modlife-fix-(\d+)-[0-9a-f]+\Z")
 
@@ -226,7 +226,7 @@ def _label(path):
     """The diff's file name: relative to the directory of the run, or to
     the top of the file's tree (kernel tree or git work tree), never
     a//abs/path: patch -p1 applies it from there."""
-    from .baseline import tree_path
+    from ..ci.baseline import tree_path
     shown = shown_path(path)
     return tree_path(path) if os.path.isabs(shown) else shown
 
@@ -254,7 +254,7 @@ def run(plan, dry_run, out, err, verifier=None, collect=None):
                     continue
             if new is not None and not problem:
                 if collect is not None:     # --format-patch: no write
-                    from .baseline import tree_path
+                    from ..ci.baseline import tree_path
                     # from the top of the tree, where git am applies it
                     label = display(tree_path(path))
                     collect.append((label, diff(label, old, new), path))

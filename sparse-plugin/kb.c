@@ -6,12 +6,13 @@
 #include <string.h>
 #include <stdlib.h>
 #include "modlife.h"
+#include "strmap.h"
 
 struct kb_entry {
 	char *type, *where, *how;
 };
 static struct kb_entry *kb;
-static int nkb;
+static int nkb, kb_cap;
 
 static int kb_cmp(const void *a, const void *b)
 {
@@ -41,10 +42,22 @@ void kb_load(const char *path)
 		tab2 = strchr(tab, '\t');
 		if (tab2)
 			*tab2++ = 0;
-		kb = realloc(kb, (nkb + 1) * sizeof(*kb));
-		kb[nkb].type = strdup(line);
-		kb[nkb].where = strdup(tab);
-		kb[nkb].how = strdup(tab2 ? tab2 : "");
+		/*
+		 * Grown by doubling: a row at a time copied the whole table
+		 * for each of its thousands of rows (seconds under ASan).
+		 */
+		if (nkb == kb_cap) {
+			int cap = kb_cap ? 2 * kb_cap : 1024;
+			struct kb_entry *n = realloc(kb, cap * sizeof(*kb));
+
+			if (!n)
+				out_of_memory();
+			kb = n;
+			kb_cap = cap;
+		}
+		kb[nkb].type = ml_strdup(line);
+		kb[nkb].where = ml_strdup(tab);
+		kb[nkb].how = ml_strdup(tab2 ? tab2 : "");
 		nkb++;
 	}
 	/* a directory opens, but does not read; garbage has no rows */

@@ -687,7 +687,7 @@ class UntrustedMakefilesTest(unittest.TestCase):
                        sorted(os.listdir(os.path.join(ROOT, "cocci")))
                        if s.endswith(".cocci")]
             code = ("import sys; sys.path.insert(0, %r)\n"
-                    "from frontend import cocci_run\n"
+                    "from frontend.scanning import cocci_run\n"
                     "cocci_run.candidates(%r, [%r], [])\n"
                     % (ROOT, scripts, os.path.join(tmp, "a.c")))
             subprocess.run([sys.executable, "-c", code], timeout=120,

@@ -319,7 +319,9 @@ class HugeInputTest(unittest.TestCase):
                 f.truncate(8 * GIB)
             code = (
                 "import sys; sys.path.insert(0, %r)\n"
-                "from frontend import baseline, cache, cocci_run, fix\n"
+                "from frontend.ci import baseline\n"
+                "from frontend.fixing import fix\n"
+                "from frontend.scanning import cache, cocci_run\n"
                 "print('hash:', cache.file_hash(%r))\n"
                 "try:\n"
                 "    fix.snapshot(%r)\n"

@@ -93,44 +93,33 @@ def literal(names, what):
     return names
 
 
-def glob_smpl(g):
-    """A kb glob as a SmPL identifier regex: ?* is [A-Za-z0-9_]+ (the form
-    tests/test_kb_api.py reads back)."""
+def _glob(g, wild, last):
+    """A kb glob as a regex of one identifier: each wildcard ("?*", "*",
+    "?") becomes wild[w], or last[w] when it ends the glob."""
     out, i = [], 0
     while i < len(g):
-        if g.startswith("?*", i):
-            out.append("[A-Za-z0-9_]+")
-            i += 2
-        elif g[i] == "*":
-            out.append("[A-Za-z0-9_]*")
-            i += 1
-        elif g[i] == "?":
-            out.append("[A-Za-z0-9_]")
-            i += 1
+        w = next((w for w in ("?*", "*", "?") if g.startswith(w, i)), None)
+        if w:
+            i += len(w)
+            out.append((last if i == len(g) else wild).get(w, wild[w]))
         else:
             out.append(re.escape(g[i]))
             i += 1
     return "".join(out)
+
+
+def glob_smpl(g):
+    """A kb glob as a SmPL identifier regex: ?* is [A-Za-z0-9_]+ (the form
+    tests/test_kb_api.py reads back)."""
+    return _glob(g, {"?*": "[A-Za-z0-9_]+", "*": "[A-Za-z0-9_]*",
+                     "?": "[A-Za-z0-9_]"}, {})
 
 
 def glob_py(g):
     """A kb glob as a Python regex of one identifier. A trailing * is
     possessive: the prefilters must take time linear in the text."""
-    out, i = [], 0
-    while i < len(g):
-        if g.startswith("?*", i):
-            out.append(r"\w+" if i + 2 < len(g) else r"\w++")
-            i += 2
-        elif g[i] == "*":
-            out.append(r"\w*" if i + 1 < len(g) else r"\w*+")
-            i += 1
-        elif g[i] == "?":
-            out.append(r"\w")
-            i += 1
-        else:
-            out.append(re.escape(g[i]))
-            i += 1
-    return "".join(out)
+    return _glob(g, {"?*": r"\w+", "*": r"\w*", "?": r"\w"},
+                 {"?*": r"\w++", "*": r"\w*+"})
 
 
 def token(g):

@@ -15,6 +15,8 @@
 #   make kb      regenerate kb/owner-reads.tsv from Debian's linux-source-6.1
 #   make cocci-gen  write what the semantic patches need of kb/ into
 #                cocci/*.cocci (the tests fail while a file differs)
+#   make keys-doc  write the key table of docs/design.md from kb/keys.tsv
+#                (the tests fail while it differs)
 #   make arch-headers  fetch Debian's configured headers of arm, arm64,
 #                powerpc, s390 and mips (build/arch-kdir), for drivers of
 #                those architectures
@@ -118,6 +120,12 @@ kb: all linux-source
 cocci-gen:
 	@$(PYTHON) scripts/gen_cocci.py
 
+# the key table of docs/design.md, between its "keys:" markers, from
+# kb/keys.tsv (scripts/gen_keys_doc.py; tests/test_keys.py runs it with
+# --check)
+keys-doc:
+	@$(PYTHON) scripts/gen_keys_doc.py
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modlife/frontend \
 		$(DESTDIR)$(PREFIX)/share/modlife/cocci $(DESTDIR)$(PREFIX)/share/modlife/kb \
@@ -137,4 +145,4 @@ clean:
 	$(MAKE) -C sparse-plugin clean
 
 export SPARSE_SRC
-.PHONY: sparse-plugin/modlife-sparse all deps demo test check prove bench bench-cocci bench-diff review-fixes linux-source arch-headers sarif-schema kb cocci-gen install clean
+.PHONY: sparse-plugin/modlife-sparse all deps demo test check prove bench bench-cocci bench-diff review-fixes linux-source arch-headers sarif-schema kb cocci-gen keys-doc install clean

@@ -75,8 +75,9 @@ static void wait_call(struct walk_ctx *ctx, struct expression *call,
 		if (!type_key(first_expression(call->args), key, sizeof(key)))
 			return;
 		/* holds if this function is some object's release callback */
-		snprintf(rel, sizeof(rel), "release-fn:%s", sym_name(ctx->fn));
-		snprintf(done, sizeof(done), "release-completes:%s", key);
+		snprintf(rel, sizeof(rel), KEY_RELEASE_FN "%s",
+			 sym_name(ctx->fn));
+		snprintf(done, sizeof(done), KEY_RELEASE_COMPLETES "%s", key);
 		implies(rel, done);
 		return;
 	}
@@ -144,7 +145,7 @@ static void wait_end_tu(void)
 			continue;
 		f = finding_new("unregister-wait-in-exit", w->pos, NULL);
 		f->unload = 1;
-		finding_requires(f, "release-completes:%s", w->key);
+		finding_requires(f, KEY_RELEASE_COMPLETES "%s", w->key);
 		finding_path_to(f, fn);
 		finding_message(f, "%%PATH%%: %s() and then %s() on '%s', which a release callback completes: rmmod deadlocks while anyone holds a reference (another subsystem's get_device() is enough); drop the wait and let the core own the release (net_device pattern) or pin the module (cdev pattern)",
 				put->callee, w->callee, key_label(w->key));
@@ -153,8 +154,8 @@ static void wait_end_tu(void)
 			continue;
 		/* the module's own exit path is the finding above */
 		f = finding_new("unregister-wait-in-exit", w->pos, NULL);
-		finding_requires(f, "release-completes:%s", w->key);
-		finding_unless(f, "exit-reaches:%s", fn);
+		finding_requires(f, KEY_RELEASE_COMPLETES "%s", w->key);
+		finding_unless(f, KEY_EXIT_REACHES "%s", fn);
 		finding_message(f, "exported %s() calls %s() and then %s() on '%s', which a release callback completes: every module that calls it from its exit or remove path deadlocks rmmod while anyone holds a reference",
 				fn, put->callee, w->callee, key_label(w->key));
 		finding_report(f);

@@ -124,7 +124,7 @@ static void pinned_element(struct symbol *arr, struct symbol *member,
 		e = e->unop;
 	o = expr_symbol(e);
 	if (o && is_static_object(o))
-		provide("owner:obj:%s", sym_name(o));
+		provide(KEY_OWNER "obj:%s", sym_name(o));
 }
 
 static void owner_call(struct walk_ctx *ctx, struct expression *call,
@@ -164,7 +164,7 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 				m = NULL;
 		}
 		if (m && m->ident) {
-			provide("passed:obj:%s.%s", sym_name(o),
+			provide(KEY_PASSED_OBJ "%s.%s", sym_name(o),
 				id_str(m->ident));
 			if (name)
 				add_use(o, NULL, name);
@@ -187,16 +187,16 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 	}
 	if (pinned) {
 		/* the module's drivers are pinned: cores fall back to them */
-		provide("this-module-passed");
+		provide(KEY_THIS_MODULE_PASSED);
 		/* a helper that copies its owner parameter gets this one */
 		if (name)
-			provide("this-module-to:%s", name);
+			provide(KEY_THIS_MODULE_TO "%s", name);
 		/* registration wrappers pass THIS_MODULE with the object */
 		FOR_EACH_PTR(call->args, arg) {
 			struct symbol *o = expr_symbol(arg);
 
 			if (!is_this_module(arg) && addr_key(arg, key, sizeof(key)))
-				provide("owner:%s", key);
+				provide(KEY_OWNER "%s", key);
 			/* or with an array of them (module_dsa_tag_drivers()) */
 			if (o && is_static_object(o) && o->ctype.base_type &&
 			    o->ctype.base_type->type == SYM_ARRAY)
@@ -218,7 +218,7 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		s->fops_param = expr_symbol(arg) ?
 			param_index(ctx->fn, expr_symbol(arg)) : -1;
 		if (s->cdev[0])
-			provide("cdev-init:%s", s->cdev);
+			provide(KEY_CDEV_INIT "%s", s->cdev);
 	}
 }
 
@@ -237,8 +237,9 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 		/* files of the module's own filesystem: a mount pins it */
 		if (o && o->type == SYM_NODE && !ml_is_function(o) &&
 		    (o->ctype.modifiers & MOD_TOPLEVEL)) {
-			snprintf(key, sizeof(key), "owner:obj:%s", sym_name(o));
-			implies("call:register_filesystem", key);
+			snprintf(key, sizeof(key), KEY_OWNER "obj:%s",
+				 sym_name(o));
+			implies(KEY_CALL "register_filesystem", key);
 		} else if (o && ctx->fn && param_index(ctx->fn, o) >= 0) {
 			add_flow(sym_name(ctx->fn), param_index(ctx->fn, o),
 				 NULL);
@@ -250,14 +251,14 @@ static void owner_assign(struct walk_ctx *ctx, struct expression *expr)
 	c = member_container(m);
 	/* lv is "*(base + offset)": the object is at base */
 	if (addr_key(strip_expr(lv->unop)->left, key, sizeof(key))) {
-		provide("owner:%s", key);
+		provide(KEY_OWNER "%s", key);
 		/*
 		 * Through a pointer, or in a struct the module allocates
 		 * ("vreg->desc.owner" on a copy of a static template): any
 		 * object of that type may be the one registered
 		 */
 		if (strncmp(key, "obj:", 4) && c)
-			provide("owner-type:%s", type_name(c));
+			provide(KEY_OWNER_TYPE "%s", type_name(c));
 	}
 }
 
@@ -276,8 +277,8 @@ static void tree_descr_leaf(struct symbol *obj, struct symbol *member,
 	    !c || !c->ident || strcmp(id_str(c->ident), "tree_descr") ||
 	    !fops || fops->type != SYM_NODE || ml_is_function(fops))
 		return;
-	snprintf(key, sizeof(key), "owner:obj:%s", sym_name(fops));
-	implies("call:register_filesystem", key);
+	snprintf(key, sizeof(key), KEY_OWNER "obj:%s", sym_name(fops));
+	implies(KEY_CALL "register_filesystem", key);
 }
 
 /*
@@ -336,11 +337,11 @@ static void held_keys(struct symbol *obj, int owned)
 	fs_root = owned && held_of_type("struct file_system_type") &&
 		  strcmp(type_name(obj), "struct file_system_type");
 	for (i = 0; i < nheld; i++) {
-		snprintf(to, sizeof(to), "held:obj:%s", sym_name(held[i]));
-		snprintf(from, sizeof(from), "held:obj:%s", sym_name(obj));
+		snprintf(to, sizeof(to), KEY_HELD_OBJ "%s", sym_name(held[i]));
+		snprintf(from, sizeof(from), KEY_HELD_OBJ "%s", sym_name(obj));
 		implies(from, to);
 		if (proto && held[i] != proto) {
-			snprintf(from, sizeof(from), "owner:obj:%s",
+			snprintf(from, sizeof(from), KEY_OWNER "obj:%s",
 				 sym_name(proto));
 			implies(from, to);
 		}
@@ -447,8 +448,8 @@ static void owner_object(struct symbol *obj)
 	snprintf(embedded, sizeof(embedded), "%s", path);
 	dot = strchr(embedded, '.');
 	if (v && !is_zero_constant(v)) {
-		provide("owner:obj:%s", sym_name(obj));
-		provide("owner-set:%s", type_name(c));
+		provide(KEY_OWNER "obj:%s", sym_name(obj));
+		provide(KEY_OWNER_SET "%s", type_name(c));
 		return;
 	}
 	where = kb_lookup_owner(type_name(c));
@@ -466,20 +467,20 @@ static void owner_object(struct symbol *obj)
 
 	f = finding_new("missing-owner", obj->pos, sym_name(obj));
 	f->unload = 1;
-	finding_unless(f, "owner:obj:%s", sym_name(obj));
-	finding_unless(f, "owner-type:%s", tname);
-	finding_unless(f, "cdev-init:obj:%s", sym_name(obj));
-	finding_unless(f, "owner-type:%s", type_name(c));
-	finding_unless(f, "held:obj:%s", sym_name(obj));
+	finding_unless(f, KEY_OWNER "obj:%s", sym_name(obj));
+	finding_unless(f, KEY_OWNER_TYPE "%s", tname);
+	finding_unless(f, KEY_CDEV_INIT "obj:%s", sym_name(obj));
+	finding_unless(f, KEY_OWNER_TYPE "%s", type_name(c));
+	finding_unless(f, KEY_HELD_OBJ "%s", sym_name(obj));
 	/*
 	 * The core code that reads the owner is part of this very module
 	 * (nf_tables' own expression types): it cannot pin itself
 	 */
-	finding_unless(f, "own-file:%.*s", (int)strcspn(where, ":"), where);
+	finding_unless(f, KEY_OWN_FILE "%.*s", (int)strcspn(where, ":"), where);
 	snprintf(merge, sizeof(merge), "merge:%s", type_name(c));
 	if (kb_lookup_owner(merge))
 		/* the core merges tables (ib_set_device_ops()): one owner */
-		finding_unless(f, "owner-set:%s", type_name(c));
+		finding_unless(f, KEY_OWNER_SET "%s", type_name(c));
 	copier = strchr(where, ' ');
 	if (!strncmp(how, "copied into ", 12) && copier)
 		/*
@@ -487,19 +488,19 @@ static void owner_object(struct symbol *obj)
 		 * helper's parameter (__video_register_device()): a call of
 		 * that helper with THIS_MODULE sets it whatever the table has
 		 */
-		finding_unless(f, "this-module-to:%.*s",
+		finding_unless(f, KEY_THIS_MODULE_TO "%.*s",
 			       (int)strcspn(copier + 1, "( "), copier + 1);
 	if (api_is("owner-fallback", type_name(c)))
 		/* nvmem_register(): NULL takes config->dev->driver->owner */
-		finding_unless(f, "this-module-passed");
+		finding_unless(f, KEY_THIS_MODULE_PASSED);
 	for (i = 0; i < nleaf_fns; i++)
 		/*
 		 * a callback of the table puts the module: the module takes
 		 * and drops its own references (net/atm/mpc.c's close), and
 		 * an owner would make the core put one it never took
 		 */
-		finding_unless(f, "self-put-fn:%s", sym_name(leaf_fns[i]));
-	finding_requires(f, "ref:obj:%s", sym_name(obj));
+		finding_unless(f, KEY_SELF_PUT_FN "%s", sym_name(leaf_fns[i]));
+	finding_requires(f, KEY_REF_OBJ "%s", sym_name(obj));
 	if (dot)
 		/*
 		 * The owner is in an embedded struct (platform_driver.driver):
@@ -507,7 +508,7 @@ static void owner_object(struct symbol *obj)
 		 * it or does not pin it; only the embedded struct handed to
 		 * the core directly (driver_register(&x.driver)) is exposed.
 		 */
-		finding_requires(f, "passed:obj:%s.%.*s", sym_name(obj),
+		finding_requires(f, KEY_PASSED_OBJ "%s.%.*s", sym_name(obj),
 				 (int)(dot - embedded), embedded);
 	pending = xgrow(pending, &pending_cap, npending + 1, sizeof(*pending));
 	pending[npending].f = f;
@@ -626,8 +627,9 @@ static void owner_end_tu(void)
 			if (!flows[j].obj[0] || flows[j].param != flows[i].param ||
 			    strcmp(flows[j].fn, flows[i].fn))
 				continue;
-			snprintf(key, sizeof(key), "owner:obj:%s", flows[j].obj);
-			implies("call:register_filesystem", key);
+			snprintf(key, sizeof(key), KEY_OWNER "obj:%s",
+				 flows[j].obj);
+			implies(KEY_CALL "register_filesystem", key);
 		}
 	}
 
@@ -642,22 +644,22 @@ static void owner_end_tu(void)
 			char fk[KEYLEN + 16];
 
 			/* chrdev_open() pins cdev->owner before any fop runs */
-			snprintf(k, sizeof(k), "owner:%s", s->cdev);
-			snprintf(fk, sizeof(fk), "owner:%s", s->fops);
+			snprintf(k, sizeof(k), KEY_OWNER "%s", s->cdev);
+			snprintf(fk, sizeof(fk), KEY_OWNER "%s", s->fops);
 			implies(k, fk);
 		}
 		f = finding_new("cdev-owner", s->pos, s->cdev);
 		f->unload = 1;
 		finding_message(f, "cdev '%s' is cdev_init()ed in %s() without .owner = THIS_MODULE: cdev_get() in chrdev_open() cannot pin the module while the device is open",
 				key_label(s->cdev), s->fn);
-		finding_unless(f, "owner:%s", s->cdev);
-		finding_unless(f, "owner-type:struct cdev");
+		finding_unless(f, KEY_OWNER "%s", s->cdev);
+		finding_unless(f, KEY_OWNER_TYPE "struct cdev");
 		if (s->fops[0])
 			/* chrdev_open()'s fops_get() pins it while open */
-			finding_unless(f, "owner:%s", s->fops);
+			finding_unless(f, KEY_OWNER "%s", s->fops);
 		if (s->fops_param >= 0) {
 			/* the fops a caller hands in (cxl_memdev_alloc()) */
-			finding_unless(f, "fops-param-owned:%s:%d", s->fn,
+			finding_unless(f, KEY_FOPS_PARAM_OWNED "%s:%d", s->fn,
 				       s->fops_param);
 			for (j = 0; j < nflows; j++) {
 				char fk[KEYLEN + 16], pk[2 * KEYLEN];
@@ -666,14 +668,16 @@ static void owner_end_tu(void)
 				    flows[j].param != s->fops_param ||
 				    strcmp(flows[j].fn, s->fn))
 					continue;
-				snprintf(fk, sizeof(fk), "owner:obj:%s",
+				snprintf(fk, sizeof(fk), KEY_OWNER "obj:%s",
 					 flows[j].obj);
-				snprintf(pk, sizeof(pk), "fops-param-owned:%s:%d",
+				snprintf(pk, sizeof(pk),
+					 KEY_FOPS_PARAM_OWNED "%s:%d",
 					 s->fn, s->fops_param);
 				implies(fk, pk);
 			}
 		}
-		finding_requires(f, "call:cdev_add|call:cdev_device_add");
+		finding_requires(f, KEY_CALL "cdev_add|"
+				 KEY_CALL "cdev_device_add");
 		finding_report(f);
 	}
 }

@@ -20,8 +20,8 @@ static void rcu_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	f = finding_new("exit-no-rcu-barrier", call->pos, NULL);
 	f->unload = 1;
-	finding_unless(f, srcu ? "exit-calls:srcu_barrier" :
-				 "exit-calls:rcu_barrier");
+	finding_unless(f, srcu ? KEY_EXIT_CALLS "srcu_barrier" :
+				 KEY_EXIT_CALLS "rcu_barrier");
 	finding_message(f, "%s() queues %s(), module code, and no exit path reaches %s(): a callback still pending at unload runs in freed module text; call %s() in the exit function after the last %s()",
 			name,
 			sym_name(expr_symbol(nth_arg(call, srcu ? 2 : 1))),

@@ -108,7 +108,7 @@ static void add_install(struct symbol *fn, const char *key,
 	snprintf(in->slot, sizeof(in->slot), "%s.%s",
 		 c ? type_name(c) : "?", id_str(member->ident));
 	in->self = self;
-	provide("release-fn:%s", sym_name(fn));
+	provide(KEY_RELEASE_FN "%s", sym_name(fn));
 }
 
 static void release_begin_tu(void)
@@ -138,11 +138,11 @@ static void ns_leaf(struct symbol *obj, struct symbol *member,
  */
 static void static_user(struct symbol *self, struct symbol *table)
 {
-	provide("static-user:obj:%s", sym_name(table));
+	provide(KEY_STATIC_USER "obj:%s", sym_name(table));
 	ns_member = 0;
 	for_each_init_leaf(table, table->initializer, ns_leaf);
 	if (ns_member)
-		provide("ns-kobj:obj:%s", sym_name(self));
+		provide(KEY_NS_KOBJ_OBJ "%s", sym_name(self));
 }
 
 static void static_users(struct expression *call, const char *name)
@@ -174,10 +174,10 @@ static void registered_key(struct walk_ctx *ctx, const char *key)
 	 * Registered on behalf of a dependent module (an exported
 	 * constructor reaches the call): it goes before this module
 	 */
-	snprintf(k, sizeof(k), "registered:%s", key);
+	snprintf(k, sizeof(k), KEY_REGISTERED "%s", key);
 	provide_unless_exported(sym_name(ctx->fn), k);
 	/* whoever it is for, an empty release is a bug */
-	provide("registered-any:%s", key);
+	provide(KEY_REGISTERED_ANY "%s", key);
 }
 
 /*
@@ -188,7 +188,7 @@ static void registered_key(struct walk_ctx *ctx, const char *key)
 /* @key is registered by @helper, a subsystem's */
 static void note_via(const char *key, const char *helper)
 {
-	provide("registered-via:%s", key);
+	provide(KEY_REGISTERED_VIA "%s", key);
 	vias = xgrow(vias, &via_cap, nvias + 1, sizeof(*vias));
 	snprintf(vias[nvias].key, KEYLEN, "%s", key);
 	vias[nvias++].helper = helper;
@@ -232,12 +232,12 @@ static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
 		note_via(k, helper);
 	}
 	if (base && is_static_object(base)) {
-		snprintf(k, sizeof(k), "registered:obj:%s", sym_name(base));
+		snprintf(k, sizeof(k), KEY_REGISTERED "obj:%s", sym_name(base));
 		provide_unless_exported(sym_name(ctx->fn), k);
-		snprintf(k, sizeof(k), "registered-static:obj:%s",
+		snprintf(k, sizeof(k), KEY_REGISTERED_STATIC_OBJ "%s",
 			 sym_name(base));
 		provide_unless_export_reaches(sym_name(ctx->fn), k);
-		provide("registered-any:obj:%s", sym_name(base));
+		provide(KEY_REGISTERED_ANY "obj:%s", sym_name(base));
 	}
 }
 
@@ -284,7 +284,7 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	 */
 	if (api_is("wait-completion", name) &&
 	    type_key(first_expression(call->args), key, sizeof(key)))
-		provide("waited:%s", key);
+		provide(KEY_WAITED "%s", key);
 	static_users(call, name);
 	row = api_find("register", name);
 	if (!row) {
@@ -306,15 +306,16 @@ static void points_to(const char *holder, struct expression *value)
 
 	if (!holder || !o || ml_is_function(o) || !is_static_object(o))
 		return;
-	snprintf(a, sizeof(a), "registered:%s", holder);
-	snprintf(b, sizeof(b), "registered:obj:%s", sym_name(o));
+	snprintf(a, sizeof(a), KEY_REGISTERED "%s", holder);
+	snprintf(b, sizeof(b), KEY_REGISTERED "obj:%s", sym_name(o));
 	implies(a, b);
-	snprintf(b, sizeof(b), "registered:devs-of:obj:%s", sym_name(o));
+	snprintf(b, sizeof(b), KEY_REGISTERED "devs-of:obj:%s", sym_name(o));
 	implies(a, b);
-	snprintf(a, sizeof(a), "registered-any:%s", holder);
-	snprintf(b, sizeof(b), "registered-any:obj:%s", sym_name(o));
+	snprintf(a, sizeof(a), KEY_REGISTERED_ANY "%s", holder);
+	snprintf(b, sizeof(b), KEY_REGISTERED_ANY "obj:%s", sym_name(o));
 	implies(a, b);
-	snprintf(b, sizeof(b), "registered-any:devs-of:obj:%s", sym_name(o));
+	snprintf(b, sizeof(b), KEY_REGISTERED_ANY "devs-of:obj:%s",
+		 sym_name(o));
 	implies(a, b);
 }
 
@@ -407,19 +408,19 @@ static void release_object(struct symbol *obj)
 			finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
 					sym_name(obj), type_name(obj),
 					advice_for(obj, ns, via));
-			finding_requires(f, "registered-static:obj:%s",
+			finding_requires(f, KEY_REGISTERED_STATIC_OBJ "%s",
 					 sym_name(obj));
 			if (via)
-				finding_requires(f, "registered-via:obj:%s",
+				finding_requires(f, KEY_REGISTERED_VIA "obj:%s",
 						 sym_name(obj));
 			else
-				finding_unless(f, "registered-via:obj:%s",
+				finding_unless(f, KEY_REGISTERED_VIA "obj:%s",
 					       sym_name(obj));
 			if (ns)
-				finding_requires(f, "ns-kobj:obj:%s",
+				finding_requires(f, KEY_NS_KOBJ_OBJ "%s",
 						 sym_name(obj));
 			else if (nsable)
-				finding_unless(f, "ns-kobj:obj:%s",
+				finding_unless(f, KEY_NS_KOBJ_OBJ "%s",
 					       sym_name(obj));
 			finding_report(f);
 		}
@@ -517,15 +518,15 @@ static void empty_release(struct install *in, const char *fname)
 		} else if (variant) {
 			finding_message(f, lead, fname, in->slot, "",
 					"the object it releases is static: the static-object warning says how to allocate it");
-			finding_requires(f, "static-user:%s", in->key);
+			finding_requires(f, KEY_STATIC_USER "%s", in->key);
 		} else {
 			finding_message(f, lead, fname, in->slot,
 					" and leaks the object",
 					"free the containing object, or let the core own it");
-			finding_unless(f, "static-user:%s", in->key);
+			finding_unless(f, KEY_STATIC_USER "%s", in->key);
 		}
 		/* whoever registered the object: it leaks, hides the warning */
-		finding_requires(f, "registered-any:%s", in->key);
+		finding_requires(f, KEY_REGISTERED_ANY "%s", in->key);
 		finding_report(f);
 	}
 }
@@ -555,20 +556,20 @@ static void module_release(struct install *in, const char *fname,
 		if (sub) {
 			finding_message(f, lead, fname, in->slot, through,
 					"the fix is the subsystem's: an allocator whose release is core code, as input_allocate_device() is for input devices");
-			finding_requires(f, "registered-via:%s", in->key);
+			finding_requires(f, KEY_REGISTERED_VIA "%s", in->key);
 		} else {
 			finding_message(f, lead, fname, in->slot, "",
 					"let the core own the object (device_create(), platform_device_alloc(), kobject_create_and_add())");
-			finding_unless(f, "registered-via:%s", in->key);
+			finding_unless(f, KEY_REGISTERED_VIA "%s", in->key);
 		}
 		f->unload = 1;
 		if (unless_waited)
-			finding_unless(f, "waited:%s", unless_waited);
+			finding_unless(f, KEY_WAITED "%s", unless_waited);
 		/*
 		 * Devices a library registers for its dependents go before
 		 * it (module-release stays silent)
 		 */
-		finding_requires(f, "registered:%s", in->key);
+		finding_requires(f, KEY_REGISTERED "%s", in->key);
 		finding_report(f);
 	}
 }
@@ -616,7 +617,7 @@ static void release_end_tu(void)
 				 * waiting for the sb kobject); unwaited, the
 				 * release is module text like any other
 				 */
-				finding_requires(f, "waited:%s", done);
+				finding_requires(f, KEY_WAITED "%s", done);
 				module_release(in, fname, done);
 			}
 		} else if (does_nothing(body)) {
@@ -627,7 +628,7 @@ static void release_end_tu(void)
 			continue;
 		}
 		f->unload = 1;
-		finding_requires(f, "registered:%s", in->key);
+		finding_requires(f, KEY_REGISTERED "%s", in->key);
 		finding_report(f);
 	}
 }

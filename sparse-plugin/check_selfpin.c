@@ -35,7 +35,7 @@ static void slot(struct symbol *member, struct expression *value)
 	struct symbol *fn = expr_symbol(value);
 
 	if (fn && ml_is_function(fn) && unpinned_slot(member))
-		provide("unpinned-callback:%s", sym_name(fn));
+		provide(KEY_UNPINNED_CALLBACK "%s", sym_name(fn));
 }
 
 static void pin_leaf(struct symbol *obj, struct symbol *member,
@@ -50,7 +50,7 @@ static void pinned_leaf(struct symbol *obj, struct symbol *member,
 	struct symbol *fn = expr_symbol(value);
 
 	if (fn && ml_is_function(fn))
-		provide("pinned-callback:%s", sym_name(fn));
+		provide(KEY_PINNED_CALLBACK "%s", sym_name(fn));
 }
 
 static void selfpin_object(struct symbol *obj)
@@ -89,7 +89,7 @@ static void selfpin_call(struct walk_ctx *ctx, struct expression *call,
 			ptr_list_nth_entry((struct ptr_list *)call->args, 1));
 
 		if (fn && ml_is_function(fn))
-			provide("unpinned-callback:%s", sym_name(fn));
+			provide(KEY_UNPINNED_CALLBACK "%s", sym_name(fn));
 		return;
 	}
 	if (strcmp(name, "__module_get") || !tu.is_module ||
@@ -97,8 +97,8 @@ static void selfpin_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	f = finding_new("self-pin", call->pos, NULL);
 	f->unload = 1;
-	finding_requires(f, "unpinned-callback:%s", sym_name(ctx->fn));
-	finding_unless(f, "pinned-callback:%s", sym_name(ctx->fn));
+	finding_requires(f, KEY_UNPINNED_CALLBACK "%s", sym_name(ctx->fn));
+	finding_unless(f, KEY_PINNED_CALLBACK "%s", sym_name(ctx->fn));
 	finding_message(f, "__module_get(THIS_MODULE) in %s(), a callback (sysfs attribute, timer, work or notifier) that nothing pinned the module for: it cannot fail, so it races with rmmod; set the owner of the object that leads here (.owner = THIS_MODULE), or use try_module_get() and handle its failure",
 			sym_name(ctx->fn));
 	finding_report(f);

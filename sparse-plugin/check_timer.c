@@ -15,14 +15,14 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 	struct finding *f = finding_new("exit-pending-timer", call->pos, NULL);
 
 	f->unload = 1;
-	finding_requires(f, "timer-fn:%s", key);
-	finding_unless(f, "exit-stops:%s", key);
+	finding_requires(f, KEY_TIMER_FN "%s", key);
+	finding_unless(f, KEY_EXIT_STOPS "%s", key);
 	if (need)	/* stopped, but not in sync */
-		finding_requires(f, "exit-stops-async:%s", key);
+		finding_requires(f, KEY_EXIT_STOPS_ASYNC "%s", key);
 	else
-		finding_unless(f, "exit-stops-async:%s", key);
-	finding_unless(f, "pinned:%s", key);
-	unless_type(f, "exit-stops:", addr, key);
+		finding_unless(f, KEY_EXIT_STOPS_ASYNC "%s", key);
+	finding_unless(f, KEY_PINNED "%s", key);
+	unless_type(f, KEY_EXIT_STOPS, addr, key);
 	unless_sock_pinned(f, addr);
 	finding_message(f, "%s", msg);
 	defer(ctx, f, need ? "timer-a" : "timer", key, NULL);
@@ -64,8 +64,8 @@ static void timer_assign(struct walk_ctx *ctx, struct expression *expr)
 	fn = expr_symbol(first_expression(create->args));
 	f = finding_new("exit-pending-timer", expr->pos, NULL);
 	f->unload = 1;
-	finding_unless(f, "exit-stops-thread:%s", key);
-	finding_unless(f, "pins:%s", sym_name(fn));
+	finding_unless(f, KEY_EXIT_STOPS_THREAD "%s", key);
+	finding_unless(f, KEY_PINS "%s", sym_name(fn));
 	finding_message(f, "the kthread '%s' runs %s(), module code, and no exit path calls kthread_stop() on it: it can still run after unload",
 			key_label(key), sym_name(fn));
 	finding_report(f);

@@ -19,30 +19,30 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	f = finding_new("exit-pending-work", call->pos, NULL);
 	f->unload = 1;
-	finding_requires(f, "work-fn:%s", key);
-	finding_unless(f, "exit-cancels:%s", key);
-	finding_unless(f, "pinned:%s", key);
-	unless_type(f, "exit-cancels:", nth_arg(call, q->a), key);
+	finding_requires(f, KEY_WORK_FN "%s", key);
+	finding_unless(f, KEY_EXIT_CANCELS "%s", key);
+	finding_unless(f, KEY_PINNED "%s", key);
+	unless_type(f, KEY_EXIT_CANCELS, nth_arg(call, q->a), key);
 	if (q->b >= 0 && value_key(nth_arg(call, q->b), wq, sizeof(wq))) {
-		finding_unless(f, "exit-cancels-wq:%s", wq);
+		finding_unless(f, KEY_EXIT_CANCELS_WQ "%s", wq);
 		snprintf(k, sizeof(k), "wq:%s", wq);
 		fact_queued(key, k);
 		if (inner_key(nth_arg(call, q->a), key, t, sizeof(t)))
 			fact_queued(t, k);
 		if (wq_inner_key(nth_arg(call, q->b), wq, t, sizeof(t))) {
-			finding_unless(f, "exit-cancels-wq:%s", t);
+			finding_unless(f, KEY_EXIT_CANCELS_WQ "%s", t);
 			snprintf(k, sizeof(k), "wq:%s", t);
 			fact_queued(key, k);
 		}
 	} else {
-		finding_unless(f, "exit-calls:flush_scheduled_work");
+		finding_unless(f, KEY_EXIT_CALLS "flush_scheduled_work");
 	}
 	unless_sock_pinned(f, nth_arg(call, q->a));
 	/* "schedule_work(&x->dwork.work)": cancelling x->dwork stops it */
 	if (type_key(nth_arg(call, q->a), t, sizeof(t)) &&
 	    !strcmp(t, "struct delayed_work.work") &&
 	    delayed_of(key, t, sizeof(t)))
-		finding_unless(f, "exit-cancels:%s", t);
+		finding_unless(f, KEY_EXIT_CANCELS "%s", t);
 	finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 			name, key_label(key));
 	defer(ctx, f, "work", key, q->b >= 0 ? nth_arg(call, q->b) : NULL);

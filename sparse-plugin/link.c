@@ -321,7 +321,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		k = malloc(n);
 		if (!k)
 			out_of_memory();
-		snprintf(k, n, "exit-reaches:%s", reach_fn(exit, i));
+		snprintf(k, n, KEY_EXIT_REACHES "%s", reach_fn(exit, i));
 		add_key(&l, k);
 		free(k);
 	}
@@ -361,6 +361,83 @@ void link_decide(const struct factset *set, enum link_scope scope,
 }
 
 /* ---- --modlife-link: facts files in, standing findings out ---- */
+
+/*
+ * A key's declared prefix (kb/keys.tsv, generated into keys.c): the
+ * longest one that the key begins with, where a prefix that does not
+ * end in ':' is a whole key and matches only itself. NULL: undeclared.
+ */
+static const char *key_prefix(const char *key, size_t len)
+{
+	const char *best = NULL;
+	size_t n, best_n = 0;
+	int i;
+
+	for (i = 0; key_prefixes[i]; i++) {
+		n = strlen(key_prefixes[i]);
+		if (n > len || strncmp(key, key_prefixes[i], n) ||
+		    (key_prefixes[i][n - 1] != ':' && n != len))
+			continue;
+		if (n > best_n) {
+			best = key_prefixes[i];
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/*
+ * A key that a fact provides or names, of no declared prefix: a check
+ * and kb/keys.tsv disagree. Said on stderr once for each beginning (up
+ * to and including the first ':'), whatever the module; the decision is
+ * not changed. @alts: "a|b" is either key (a "requires" key).
+ */
+static void check_key(const char *key, int alts)
+{
+	static struct strmap warned;
+	const char *end;
+	char group[128];
+	size_t len, n;
+
+	for (; key; key = end ? end + 1 : NULL) {
+		end = alts ? strchr(key, '|') : NULL;
+		len = end ? (size_t)(end - key) : strlen(key);
+		if (key_prefix(key, len))
+			continue;
+		n = strcspn(key, ":");
+		n = n < len ? n + 1 : len;
+		snprintf(group, sizeof(group), "%.*s", (int)n, key);
+		if (strmap_get(&warned, group))
+			continue;
+		strmap_add(&warned, group);
+		fprintf(stderr, "modlife-sparse: warning: key '%.*s' begins with no prefix that kb/keys.tsv declares (said once for '%s')\n",
+			(int)len, key, group);
+	}
+}
+
+static void check_keys(const struct factset *set)
+{
+	static const char *const names[] = { "key", "if", "then", NULL };
+	static const char *const lists[] = { "unless", "requires", NULL };
+	const char **keys;
+	int i, j, k, n;
+
+	for (i = 0; i < set->n; i++) {
+		const struct fact *f = &set->v[i];
+
+		if (strcmp(f->kind, "provide") && strcmp(f->kind, "implies") &&
+		    strncmp(f->kind, "provide_", 8) &&
+		    strcmp(f->kind, "finding"))
+			continue;
+		for (j = 0; names[j]; j++)
+			check_key(fact_get(f, names[j]), 0);
+		for (j = 0; lists[j]; j++) {
+			keys = fact_get_list(f, lists[j], &n);
+			for (k = 0; k < n; k++)
+				check_key(keys[k], j == 1);
+		}
+	}
+}
 
 static void print_json(const struct verdict *v, void *arg)
 {
@@ -431,12 +508,14 @@ int link_main(int argc, char **argv)
 			if (in != stdin)
 				fclose(in);
 		}
+		check_keys(&set);
 		link_decide(&set, SCOPE_MODULE, print_json, stdout);
 		factset_clear(&set);
 		return bad ? 2 : 0;
 	}
 	while ((r = facts_read(&set, stdin, NULL, 1, why, sizeof(why))) >= 0) {
 		bad += r;
+		check_keys(&set);
 		link_decide(&set, SCOPE_MODULE, print_json, stdout);
 		factset_clear(&set);
 		if (r) {

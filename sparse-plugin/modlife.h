@@ -2,7 +2,8 @@
 /*
  * modlife-sparse: shared declarations of its layers, each calling only
  * those listed before it (tests/test_layers.py holds it to that):
- *   strmap.c, the generated tables      containers, kb/ data
+ *   strmap.c, the generated tables      containers, kb/ data (keys.h:
+ *                                       the key prefixes, kb/keys.tsv)
  *   fact.c, factread.c, graph.c, link.c facts and the decision (facts.h)
  *   kb.c, kbapi.c                       the knowledge file, kb/api.tsv
  *   tu.c                                the file being checked (tu.h)
@@ -24,6 +25,7 @@
 #include "parse.h"
 #include "scope.h"
 #include "facts.h"
+#include "keys.h"
 #include "tu.h"
 
 /* What the walker knows while it visits one expression. */

@@ -244,11 +244,11 @@ static void bind_callback(struct symbol *fn, const char *key)
 {
 	char k[KEYLEN + 32], d[KEYLEN], p[KEYLEN + 32];
 
-	snprintf(p, sizeof(p), "pins:%s", sym_name(fn));
-	snprintf(k, sizeof(k), "pinned:%s", key);
+	snprintf(p, sizeof(p), KEY_PINS "%s", sym_name(fn));
+	snprintf(k, sizeof(k), KEY_PINNED "%s", key);
 	implies(p, k);
 	if (delayed_of(key, d, sizeof(d))) {
-		snprintf(k, sizeof(k), "pinned:%s", d);
+		snprintf(k, sizeof(k), KEY_PINNED "%s", d);
 		implies(p, k);
 	}
 }
@@ -262,7 +262,7 @@ static void bind_callback(struct symbol *fn, const char *key)
 void unless_sock_pinned(struct finding *f, struct expression *addr)
 {
 	if (begins_with_struct(root_struct(addr), "sock"))
-		finding_unless(f, "sock-proto-pins-module");
+		finding_unless(f, KEY_SOCK_PROTO_PINS_MODULE);
 }
 
 /* one finding per object and rule in a file: the first site */
@@ -474,7 +474,7 @@ static void on_barrier(struct walk_ctx *ctx, struct expression *call,
 {
 	char key[KEYLEN];
 
-	snprintf(key, sizeof(key), "exit-calls:%s", name);
+	snprintf(key, sizeof(key), KEY_EXIT_CALLS "%s", name);
 	provide_if_may_reach(sym_name(ctx->fn), key);
 }
 
@@ -488,14 +488,14 @@ static void on_module_put(struct walk_ctx *ctx, struct expression *call,
 {
 	if (!strcmp(name, "module_put_and_kthread_exit") ||
 	    is_this_module(first_expression(call->args)))
-		provide("pins:%s", sym_name(ctx->fn));
+		provide(KEY_PINS "%s", sym_name(ctx->fn));
 }
 
 static void on_flush_scheduled(struct walk_ctx *ctx, struct expression *call,
 			       const char *name, const struct api_row *row)
 {
 	provide_if_may_reach(sym_name(ctx->fn),
-			     "exit-calls:flush_scheduled_work");
+			     KEY_EXIT_CALLS "flush_scheduled_work");
 }
 
 static void on_work_stop(struct walk_ctx *ctx, struct expression *call,
@@ -506,7 +506,7 @@ static void on_work_stop(struct walk_ctx *ctx, struct expression *call,
 
 	if (!addr_key(w, key, sizeof(key)))
 		return;
-	stop_at(ctx, "exit-cancels:", w, key, call->pos);
+	stop_at(ctx, KEY_EXIT_CANCELS, w, key, call->pos);
 	local_stop(ctx->fn, key, call->pos);
 	/* a flush runs the pending function; a cancel drops it */
 	if (strncmp(name, "flush_", 6))
@@ -531,14 +531,14 @@ static void on_wq_stop(struct walk_ctx *ctx, struct expression *call,
 		add_local_stop(ctx->fn, key, call->pos);
 	if (!value_key(q, key, sizeof(key)))
 		return;
-	reached_both(ctx->fn, "exit-cancels-wq:", key);
+	reached_both(ctx->fn, KEY_EXIT_CANCELS_WQ, key);
 	if (wq_inner_key(q, key, t, sizeof(t)))
-		reached_both(ctx->fn, "exit-cancels-wq:", t);
+		reached_both(ctx->fn, KEY_EXIT_CANCELS_WQ, t);
 	waits_for_queue(ctx->fn, q, key);
 	/* flush_scheduled_work() expands to this */
 	if (!strcmp(key, "obj:system_wq"))
 		provide_if_may_reach(sym_name(ctx->fn),
-				     "exit-calls:flush_scheduled_work");
+				     KEY_EXIT_CALLS "flush_scheduled_work");
 }
 
 static void on_timer_stop(struct walk_ctx *ctx, struct expression *call,
@@ -549,7 +549,7 @@ static void on_timer_stop(struct walk_ctx *ctx, struct expression *call,
 
 	if (!addr_key(first_expression(call->args), key, sizeof(key)))
 		return;
-	stop_at(ctx, sync ? "exit-stops:" : "exit-stops-async:",
+	stop_at(ctx, sync ? KEY_EXIT_STOPS : KEY_EXIT_STOPS_ASYNC,
 		first_expression(call->args), key, call->pos);
 	if (sync)
 		local_stop(ctx->fn, key, call->pos);
@@ -562,7 +562,7 @@ static void on_kthread_stop(struct walk_ctx *ctx, struct expression *call,
 
 	if (!value_key(first_expression(call->args), key, sizeof(key)))
 		return;
-	reached_both(ctx->fn, "exit-stops-thread:", key);
+	reached_both(ctx->fn, KEY_EXIT_STOPS_THREAD, key);
 	/* the thread function returns before kthread_stop() does */
 	snprintf(k, sizeof(k), "thread:%s", key);
 	fact_waits(ctx->fn, k);
@@ -575,7 +575,7 @@ static void on_sk_alloc(struct walk_ctx *ctx, struct expression *call,
 
 	/* sockets of this protocol: see timer_leaf() */
 	if (addr_key(nth_arg(call, 3), key, sizeof(key)))
-		provide("sk-alloc:%s", key);
+		provide(KEY_SK_ALLOC "%s", key);
 }
 
 static void on_init_timer(struct walk_ctx *ctx, struct expression *call,
@@ -585,7 +585,7 @@ static void on_init_timer(struct walk_ctx *ctx, struct expression *call,
 
 	if (own_function(nth_arg(call, 1)) &&
 	    addr_key(first_expression(call->args), key, sizeof(key))) {
-		provide("timer-fn:%s", key);
+		provide(KEY_TIMER_FN "%s", key);
 		bind_callback(expr_symbol(nth_arg(call, 1)), key);
 	}
 }
@@ -601,7 +601,8 @@ static void async_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	snprintf(key, sizeof(key), "barrier:%s", name);
 	if (kb_lookup_owner(key))
-		provide_if_may_reach(sym_name(ctx->fn), "exit-calls:rcu_barrier");
+		provide_if_may_reach(sym_name(ctx->fn),
+				     KEY_EXIT_CALLS "rcu_barrier");
 }
 
 static const struct call_hook async_hooks[] = {
@@ -672,13 +673,13 @@ static void async_assign(struct walk_ctx *ctx, struct expression *expr)
 		if (!strcmp(what, "work_struct")) {
 			char t[KEYLEN];
 
-			provide_both("work-fn:", key);
+			provide_both(KEY_WORK_FN, key);
 			fact_runs(key, expr_symbol(expr->right));
 			if (inner_key(strip_expr(lv->unop)->left, key, t,
 				      sizeof(t)))
 				fact_runs(t, expr_symbol(expr->right));
 		} else if (!strcmp(what, "hrtimer") || !strcmp(what, "timer_list"))
-			provide("timer-fn:%s", key);
+			provide(KEY_TIMER_FN "%s", key);
 		else
 			return;
 		bind_callback(expr_symbol(expr->right), key);
@@ -712,14 +713,14 @@ static void timer_leaf(struct symbol *obj, struct symbol *member,
 	    !strcmp(id_str(c->ident), "proto") && is_this_module(value)) {
 		char k[KEYLEN + 32];
 
-		snprintf(k, sizeof(k), "sk-alloc:obj:%s", sym_name(obj));
-		implies(k, "sock-proto-pins-module");
+		snprintf(k, sizeof(k), KEY_SK_ALLOC "obj:%s", sym_name(obj));
+		implies(k, KEY_SOCK_PROTO_PINS_MODULE);
 	}
 
 	if (member && member->ident && c && c->ident &&
 	    !strcmp(id_str(member->ident), "function") &&
 	    !strcmp(id_str(c->ident), "timer_list") && own_function(value))
-		provide("timer-fn:obj:%s", sym_name(obj));
+		provide(KEY_TIMER_FN "obj:%s", sym_name(obj));
 
 	/* DECLARE_WORK(name, fn), DECLARE_DELAYED_WORK(name, fn) */
 	if (member && member->ident && c && c->ident &&
@@ -735,7 +736,7 @@ static void timer_leaf(struct symbol *obj, struct symbol *member,
 				 sym_name(obj));
 		else
 			return;
-		provide_both("work-fn:", key);
+		provide_both(KEY_WORK_FN, key);
 		fact_runs(key, expr_symbol(value));
 		bind_callback(expr_symbol(value), key);
 	}

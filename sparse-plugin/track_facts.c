@@ -17,7 +17,7 @@ static void facts_begin_tu(void)
 	 * module's files, however the knowledge file names them */
 	for (p = tu.file; p; p = strchr(p + 1, '/'))
 		if (p[0] == '/' || p == tu.file)
-			provide("own-file:%s", p[0] == '/' ? p + 1 : p);
+			provide(KEY_OWN_FILE "%s", p[0] == '/' ? p + 1 : p);
 
 	if (tu.init_fn) {
 		fact_begin("module_init");
@@ -203,7 +203,7 @@ static void facts_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	emit_call(from, name, call->pos);
 	fn_args(call, name, from);
-	provide("call:%s", name);
+	provide(KEY_CALL "%s", name);
 	if (ctx->fn && api_is("driver-unregister", name) &&
 	    addr_key(first_expression(call->args), key, sizeof(key))) {
 		fact_begin("unreg_driver");
@@ -250,7 +250,7 @@ static void facts_symref(struct walk_ctx *ctx, struct symbol *sym)
 		return;
 	if (!(sym->ctype.modifiers & (MOD_TOPLEVEL | MOD_EXTERN | MOD_STATIC)))
 		return;
-	provide("ref:obj:%s", sym_name(sym));
+	provide(KEY_REF_OBJ "%s", sym_name(sym));
 }
 
 

@@ -30,7 +30,7 @@ static void pinned_put(struct walk_ctx *ctx, struct expression *call,
 		return;
 	/* a table whose callback puts the module manages its own count */
 	if (ctx->fn)
-		provide("self-put-fn:%s", sym_name(ctx->fn));
+		provide(KEY_SELF_PUT_FN "%s", sym_name(ctx->fn));
 	fact_begin("self_put");
 	fact_pos(call->pos);
 	fact_end();

@@ -24,6 +24,8 @@ class Linker:
         self.proc = None
 
     def _start(self):
+        # its stderr is the scan's: a warning (a key of no prefix that
+        # kb/keys.tsv declares) is said there and is no error of the scan
         try:
             self.proc = subprocess.Popen(
                 [self.binary, "--modlife-link"], stdin=subprocess.PIPE,

@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import re
+import signal
 import sys
 import time
 import unittest
@@ -79,6 +80,9 @@ def _run_class(name):
     runner = unittest.TextTestRunner(stream=stream, verbosity=0,
                                      resultclass=Result)
     res = runner.run(suite)
+    # a test may have run the CLI in this process, which turns SIGTERM
+    # into an exception: the pool's end must stay quiet
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     failed = len(res.failures) + len(res.errors)
     lines = [ln for ln in stream.getvalue().splitlines(True)
              if RESULT_LINE.match(ln)]

@@ -134,6 +134,11 @@ def build_parser():
                     help="as for scan: the default rules unless named "
                     "(all: every rule, the experimental ones too)")
     ln.add_argument("--disable", type=_rule_list, default=[])
+    ln.add_argument("--explain", action="store_true",
+                    help="say on stderr why each candidate finding the "
+                    "link step dropped was dropped (the unless key that "
+                    "was provided, the required key that was not, the "
+                    "exit path or the unload it needs)")
 
     c = sub.add_parser("cocci", help="run the semantic patches over files "
                        "or directories, prefiltered, and print spatch's "
@@ -381,7 +386,8 @@ def cmd_link(a):
     from .scanning.link import LinkError
     from .scanning.scan import link_built
     try:
-        result = link_built(a.paths, select(a.rules, a.disable))
+        result = link_built(a.paths, select(a.rules, a.disable),
+                            explain=a.explain)
     except LinkError as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2

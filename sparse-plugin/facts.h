@@ -69,6 +69,8 @@ struct verdict {
 };
 void link_decide(const struct factset *set, enum link_scope scope,
 		 void (*out)(const struct verdict *v, void *arg), void *arg);
+/* set: link_decide() writes there why each dropped candidate was */
+extern FILE *link_explain;
 int link_main(int argc, char **argv);
 /* rules.c, generated from kb/rules.tsv */
 int rule_is_experimental(const char *rule);

@@ -240,8 +240,22 @@ static void own_keys(struct linker *l, const struct reach *exports,
 	}
 }
 
+/* why a candidate does not stand, for --modlife-explain */
+struct why {
+	const char *what;	/* what dropped it */
+	const char *key;
+};
+
+static int dropped(struct why *why, const char *what, const char *key)
+{
+	why->what = what;
+	why->key = key;
+	return 0;
+}
+
 static int stands(const struct linker *l, const struct fact *f,
-		  const struct reach *exit, enum link_scope scope)
+		  const struct reach *exit, enum link_scope scope,
+		  struct why *why)
 {
 	const char **keys;
 	int i, n;
@@ -249,13 +263,15 @@ static int stands(const struct linker *l, const struct fact *f,
 	keys = fact_get_list(f, "unless", &n);
 	for (i = 0; i < n; i++)
 		if (has_key(l, keys[i]))
-			return 0;
+			return dropped(why, "unless key provided", keys[i]);
 	keys = fact_get_list(f, "requires", &n);
 	for (i = 0; i < n; i++)
 		if (!any_provided(l, keys[i]))
-			return 0;
+			return dropped(why, "required key not provided",
+				       keys[i]);
 	if (fact_get(f, "path_to") && !reach_has(exit, fact_get(f, "path_to")))
-		return 0;
+		return dropped(why, "no exit path reaches",
+			       fact_get(f, "path_to"));
 	/*
 	 * Nothing to unload without an exit function: a module with an
 	 * init and no exit cannot be unloaded. One file alone cannot tell
@@ -263,10 +279,28 @@ static int stands(const struct linker *l, const struct fact *f,
 	 */
 	if (fact_get_int(f, "unload") && !l->nexits &&
 	    (scope == SCOPE_MODULE || l->has_init))
-		return 0;
+		return dropped(why, "needs an unload; the module has no exit",
+			       NULL);
 	if (fact_get_int(f, "unload") && l->pinned)
-		return 0;
+		return dropped(why, "needs an unload; the module pins itself",
+			       NULL);
 	return 1;
+}
+
+/*
+ * Where link_decide() says why each candidate that does not stand was
+ * dropped ("FILE:LINE:COL: RULE: dropped: WHY 'KEY'"), or NULL.
+ */
+FILE *link_explain;
+
+static void explain(const struct fact *f, const struct why *why)
+{
+	fprintf(link_explain, "%s:%ld:%ld: %s: dropped: %s",
+		fact_get(f, "file") ?: "?", fact_get_int(f, "line"),
+		fact_get_int(f, "col"), fact_get(f, "rule") ?: "?", why->what);
+	if (why->key)
+		fprintf(link_explain, " '%s'", why->key);
+	fputc('\n', link_explain);
 }
 
 static char *fill_path(const char *msg, const struct reach *exit,
@@ -292,6 +326,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 {
 	struct linker l;
 	struct reach *exit, *may, *exports, *init;
+	struct why why;
 	int i;
 
 	memset(&l, 0, sizeof(l));
@@ -331,8 +366,13 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		struct verdict v;
 		char *msg;
 
-		if (strcmp(f->kind, "finding") || !stands(&l, f, exit, scope))
+		if (strcmp(f->kind, "finding"))
 			continue;
+		if (!stands(&l, f, exit, scope, &why)) {
+			if (link_explain)
+				explain(f, &why);
+			continue;
+		}
 		msg = fill_path(fact_get(f, "message") ?: "", exit,
 				fact_get(f, "path_to"));
 		v.finding = f;
@@ -485,7 +525,8 @@ static FILE *open_facts(const char *path, const char **why)
  * after another, each ended by {"k":"end"}: each gets its findings, an
  * {"k":"error"} line if some of its lines were no facts (the decision
  * may miss what they said), and an {"k":"end"} line, so that one process
- * links a whole scan.
+ * links a whole scan. "--modlife-explain" first: why each candidate that
+ * does not stand was dropped, on stderr.
  */
 int link_main(int argc, char **argv)
 {
@@ -493,6 +534,11 @@ int link_main(int argc, char **argv)
 	char why[128], msg[256];
 	int i, bad = 0, r;
 
+	if (argc > 0 && !strcmp(argv[0], "--modlife-explain")) {
+		link_explain = stderr;
+		argc--;
+		argv++;
+	}
 	if (argc > 0) {
 		for (i = 0; i < argc; i++) {
 			const char *why = NULL;

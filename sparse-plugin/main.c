@@ -17,9 +17,11 @@
  *                          $MODLIFE_MAX_MEMORY; a whole number, 1 or more)
  *   --modlife-local-dir=DIR headers under DIR are the module's own (the
  *                          front end's cache depends on them)
- *   --modlife-link [FILE...] decide facts files as one module (link.c);
- *                          no FILE: modules on stdin, each ended by
- *                          {"k":"end"}; prints the findings that stand
+ *   --modlife-link [--modlife-explain] [FILE...] decide facts files as
+ *                          one module (link.c); no FILE: modules on stdin,
+ *                          each ended by {"k":"end"}; prints the findings
+ *                          that stand (and on stderr, explaining, why each
+ *                          other candidate was dropped)
  */
 #include <fcntl.h>
 #include <signal.h>

@@ -84,6 +84,37 @@ class GoldenTest(unittest.TestCase):
         # the keys of the first module are gone in the second
         self.assertNotIn("missing-owner", parts[1])
 
+    def test_explain_says_why_each_dropped_candidate_was(self):
+        """--modlife-explain: the unless key that was provided, the
+        required key that was not, the exit path or the unload a
+        candidate needs; what stands is the same."""
+        def path(name):
+            return os.path.join(GOLDEN, name)
+        for name, want in (
+                ("keys.facts", [
+                    "a.c:10:1: missing-owner: dropped: unless key "
+                    "provided 'pinned:a'",
+                    "a.c:30:3: cdev-owner: dropped: required key not "
+                    "provided 'call:cdev_device_add'"]),
+                ("reach.facts", [
+                    "a.c:12:2: unregister-wait-in-exit: dropped: no exit "
+                    "path reaches 'm_never'",
+                    "a.c:14:2: unregister-wait-in-exit: dropped: unless "
+                    "key provided 'exit-reaches:m_teardown'"]),
+                ("unload.facts", [
+                    "a.c:1:1: static-object: dropped: needs an unload; "
+                    "the module has no exit"])):
+            rc, out, err = link("--modlife-explain", path(name))
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(err.splitlines(), want)
+            self.assertEqual(out, link(path(name))[1])
+        # modules on stdin alike
+        with open(path("keys.facts"), "rb") as f:
+            rc, out, err = link("--modlife-explain",
+                                stdin=f.read() + b'{"k":"end"}\n')
+        self.assertEqual(len(err.splitlines()), 2, err)
+        self.assertEqual(len(lines(out)), 2)
+
     def test_a_missing_facts_file(self):
         rc, out, err = link("/nonexistent/facts")
         self.assertEqual(rc, 2)

@@ -17,19 +17,24 @@ class LinkError(Exception):
 
 
 class Linker:
-    def __init__(self, binary=None):
+    def __init__(self, binary=None, explain=False):
+        """explain: the process says on stderr why it dropped each
+        candidate finding that does not stand."""
         self.binary = binary or paths.sparse_binary()
         if not self.binary:
             raise LinkError("modlife-sparse is not built (run make)")
+        self.explain = explain
         self.proc = None
 
     def _start(self):
         # its stderr is the scan's: a warning (a key of no prefix that
-        # kb/keys.tsv declares) is said there and is no error of the scan
+        # kb/keys.tsv declares) or an explanation is said there and is no
+        # error of the scan
         try:
             self.proc = subprocess.Popen(
-                [self.binary, "--modlife-link"], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE)
+                [self.binary, "--modlife-link"] +
+                (["--modlife-explain"] if self.explain else []),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         except OSError as e:
             raise LinkError("cannot run %s: %s" % (self.binary, e))
 

@@ -222,11 +222,12 @@ def _built_facts(dirs, errors, cwd):
     return found, seen
 
 
-def link_built(dirs, rules):
+def link_built(dirs, rules, explain=False):
     """Links the facts that kbuild runs of modlife-sparse
     --modlife-facts=auto left beside the objects (.foo.o.modlife).
     Returns None when no directory holds any; "checked" counts those
-    that were linked."""
+    that were linked. explain: the link step says on stderr why each
+    candidate finding that does not stand was dropped."""
     cwd = os.getcwd()
     by_module, errors = {}, []
     files, seen = _built_facts(dirs, errors, cwd)
@@ -249,7 +250,7 @@ def link_built(dirs, rules):
         by_module.setdefault(key, []).extend(
             _without_findings_if_error(facts))
     findings = []
-    with link.Linker() as linker:
+    with link.Linker(explain=explain) as linker:
         for key in sorted(by_module):
             findings += linked_findings(linker, by_module[key], None,
                                         set(rules), cwd, errors)

@@ -52,12 +52,20 @@ void facts_flush(void)
 }
 
 /*
- * Why a file was not (wholly) checked. Written straight out, not kept:
- * the decision never reads it, and it must not need memory, which may
- * be what ran out.
+ * Why a file was not (wholly) checked. Written straight out; kept for
+ * the decision (its findings are withheld) unless fatal: then the run
+ * ends here, and memory may be what ran out.
  */
 void fact_error(const char *file, const char *message, int fatal)
 {
+	if (!fatal) {
+		struct fact *f = factset_new(&tu_facts, "error");
+
+		if (file)
+			fact_add_str(f, "file", file);
+		fact_add_str(f, "message", message);
+		fact_done(f);
+	}
 	if (!facts)
 		return;
 	fputs("{\"k\":\"error\",\"file\":", facts);
@@ -272,20 +280,33 @@ void finding_free(struct finding *f)
 FILE *diag_out;
 int quiet_findings, show_experimental, findings_printed;
 
+static int withheld;
+static const char *withheld_why;
+
 static void print_text(const struct verdict *v, void *arg)
 {
 	if (quiet_findings ||
 	    (rule_is_experimental(v->rule) && !show_experimental))
 		return;
+	if (v->withheld) {
+		withheld++;
+		withheld_why = v->withheld;
+		return;
+	}
 	fprintf(diag_out, "%s:%ld:%ld: warning: %s [modlife-%s]\n", v->file,
 		v->line, v->col, v->message, v->rule);
 	findings_printed++;
 }
 
 /* This file's own view: what stands with its facts alone. */
-void findings_flush(void)
+void findings_flush(const char *file)
 {
+	withheld = 0;
 	link_decide(&tu_facts, SCOPE_FILE, print_text, NULL);
+	if (withheld)
+		fprintf(diag_out, "%s: note: %d modlife finding%s not reported: the file did not parse wholly (%s)\n",
+			file, withheld, withheld == 1 ? "" : "s",
+			withheld_why);
 }
 
 void emit_reset(void)

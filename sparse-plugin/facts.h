@@ -66,6 +66,8 @@ struct verdict {
 	const struct fact *finding;
 	const char *rule, *file, *message;	/* message: %PATH% filled */
 	long line, col;
+	/* set: does not stand, its file did not parse (the first error) */
+	const char *withheld;
 };
 void link_decide(const struct factset *set, enum link_scope scope,
 		 void (*out)(const struct verdict *v, void *arg), void *arg);

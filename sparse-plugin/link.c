@@ -244,22 +244,34 @@ static void own_keys(struct linker *l, const struct reach *exports,
 struct why {
 	const char *what;	/* what dropped it */
 	const char *key;
+	const char *detail;	/* said after it, in parentheses */
 };
 
 static int dropped(struct why *why, const char *what, const char *key)
 {
 	why->what = what;
 	why->key = key;
+	why->detail = NULL;
 	return 0;
 }
 
 static int stands(const struct linker *l, const struct fact *f,
 		  const struct reach *exit, enum link_scope scope,
-		  struct why *why)
+		  const struct fact *failed, struct why *why)
 {
 	const char **keys;
 	int i, n;
 
+	/*
+	 * A partial AST may lack what discharges a finding (the owner
+	 * assignment, the stop in exit): the other files still count, and
+	 * their keys, but not this file's own findings.
+	 */
+	if (failed) {
+		dropped(why, "its file did not parse wholly", NULL);
+		why->detail = fact_get(failed, "message");
+		return 0;
+	}
 	keys = fact_get_list(f, "unless", &n);
 	for (i = 0; i < n; i++)
 		if (has_key(l, keys[i]))
@@ -300,6 +312,8 @@ static void explain(const struct fact *f, const struct why *why)
 		fact_get_int(f, "col"), fact_get(f, "rule") ?: "?", why->what);
 	if (why->key)
 		fprintf(link_explain, " '%s'", why->key);
+	if (why->detail)
+		fprintf(link_explain, " (%s)", why->detail);
 	fputc('\n', link_explain);
 }
 
@@ -321,16 +335,47 @@ static char *fill_path(const char *msg, const struct reach *exit,
 	return out;
 }
 
+/*
+ * For each fact, the error of its translation unit (the facts from one
+ * "tu" fact to the next), or NULL.
+ */
+static const struct fact **unit_errors(const struct factset *set)
+{
+	const struct fact **err = calloc(set->n ?: 1, sizeof(*err));
+	int *unit = calloc(set->n ?: 1, sizeof(*unit));
+	int i, u = -1;
+
+	if (!err || !unit)
+		out_of_memory();
+	for (i = 0; i < set->n; i++) {
+		const struct fact *f = &set->v[i];
+
+		if (!strcmp(f->kind, "tu"))
+			u = i;
+		unit[i] = u;
+		if (!strcmp(f->kind, "error") && u >= 0 && !err[u])
+			err[u] = f;
+	}
+	/* err[] of a "tu" fact is its unit's: give it to every member */
+	for (i = 0; i < set->n; i++)
+		if (unit[i] >= 0 && unit[i] != i)
+			err[i] = err[unit[i]];
+	free(unit);
+	return err;
+}
+
 void link_decide(const struct factset *set, enum link_scope scope,
 		 void (*out)(const struct verdict *v, void *arg), void *arg)
 {
 	struct linker l;
 	struct reach *exit, *may, *exports, *init;
+	const struct fact **failed;
 	struct why why;
 	int i;
 
 	memset(&l, 0, sizeof(l));
 	l.set = set;
+	failed = unit_errors(set);
 	graph_reset();
 	for (i = 0; i < set->n; i++)
 		ingest(&l, &set->v[i], i);
@@ -368,10 +413,14 @@ void link_decide(const struct factset *set, enum link_scope scope,
 
 		if (strcmp(f->kind, "finding"))
 			continue;
-		if (!stands(&l, f, exit, scope, &why)) {
+		memset(&v, 0, sizeof(v));
+		if (!stands(&l, f, exit, scope, failed[i], &why)) {
 			if (link_explain)
 				explain(f, &why);
-			continue;
+			if (!failed[i])
+				continue;
+			/* said, so that the file's findings are not lost unseen */
+			v.withheld = fact_get(failed[i], "message") ?: "?";
 		}
 		msg = fill_path(fact_get(f, "message") ?: "", exit,
 				fact_get(f, "path_to"));
@@ -384,6 +433,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		out(&v, arg);
 		free(msg);
 	}
+	free(failed);
 	reach_free(exit);
 	reach_free(may);
 	reach_free(exports);
@@ -483,6 +533,8 @@ static void print_json(const struct verdict *v, void *arg)
 {
 	FILE *o = arg;
 
+	if (v->withheld)
+		return;		/* the front end reports the file's error */
 	fputs("{\"k\":\"finding\",\"rule\":", o);
 	json_string(o, v->rule);
 	fputs(",\"file\":", o);

@@ -654,7 +654,7 @@ int main(int argc, char **argv)
 		emit_local_includes(args, n, file);
 		walk_tu(syms, active);
 		discard_captured();
-		findings_flush();
+		findings_flush(file);
 		end_tu();
 		current_file = NULL;
 	} END_FOR_EACH_PTR(file);

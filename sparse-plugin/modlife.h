@@ -212,7 +212,7 @@ void finding_report(struct finding *f);
 void finding_free(struct finding *f);
 extern FILE *diag_out;
 extern int findings_printed, show_experimental, quiet_findings;
-void findings_flush(void);
+void findings_flush(const char *file);
 void emit_reset(void);
 
 /* kbapi.c: kb/api.tsv, generated into api_table.c */

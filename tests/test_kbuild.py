@@ -132,6 +132,51 @@ class KbuildCheckTest(unittest.TestCase):
                                             f["line"], f["rule"])
                               for f in got], ["evq-fops.c:44:missing-owner"])
 
+    def test_findings_of_a_file_sparse_cannot_parse_are_withheld(self):
+        """gcc builds it; sparse (__CHECKER__) stops at a bad line. The
+        partial AST may lack what discharges a finding, so kbuild, link
+        and scan all withhold the file's findings (link_decide()) and
+        say so; the same file parsed reports its finding."""
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                text = f.read()
+            with open(src, "w") as f:
+                f.write("#ifdef __CHECKER__\nstatic int broken = ;\n"
+                        "#endif\n" + text)
+            res = kbuild(d, "C=2", "CHECK=%s --modlife-kb=%s "
+                         "--modlife-facts=auto" % (SPARSE, KB))
+            out = res.stdout + res.stderr
+            self.assertEqual(res.returncode, 0, out[-2000:])
+            self.assertEqual(modlife_lines(out), [], out[-2000:])
+            self.assertIn("%s: note: 1 modlife finding not reported: the "
+                          "file did not parse wholly (%s:2:21: error: "
+                          % (src, src), out)
+            # an input not wholly checked: exit 2, the file named
+            res = run([MODLIFE, "link", "--format", "json", d])
+            self.assertEqual(res.returncode, 2, res.stderr)
+            got = json.loads(res.stdout)
+            self.assertEqual(got["findings"], [])
+            self.assertEqual([os.path.basename(e["file"])
+                              for e in got["errors"]], ["mchar.c"])
+            res = run([MODLIFE, "link", "--explain", d])
+            self.assertIn("mchar.c:76:37: missing-owner: dropped: its file "
+                          "did not parse wholly", res.stderr)
+            res = run([MODLIFE, "scan", "--no-cocci", "--format", "json",
+                       d])
+            got = json.loads(res.stdout)
+            self.assertEqual(got["findings"], [])
+            self.assertEqual([os.path.basename(e["file"])
+                              for e in got["errors"]], ["mchar.c"])
+            with open(src, "w") as f:
+                f.write(text)
+            res = run([MODLIFE, "scan", "--no-cocci", "--format", "json",
+                       d])
+            self.assertEqual(["%d:%s" % (f["line"], f["rule"]) for f in
+                              json.loads(res.stdout)["findings"]],
+                             ["73:missing-owner"], res.stderr)
+
 
 def _corpus_modules():
     return sorted(d for d in os.listdir(CORPUS)

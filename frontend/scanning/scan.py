@@ -8,6 +8,7 @@ sparse engine decides every file it parses; the semantic patches run on
 the module files sparse could not parse, as soon as that is known.
 """
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -183,12 +184,14 @@ def _too_large(path):
                    % (fswalk.MAX_SOURCE >> 20, size))
 
 
-def _without_findings_if_error(facts):
-    """A partial AST may miss what discharges a finding: keep a failed
-    file's keys, not its findings."""
-    if any(sparse_engine.kind(x) == "error" for x in facts):
-        return [x for x in facts if sparse_engine.kind(x) != "finding"]
-    return facts
+def _marked_failed(facts, err):
+    """The facts of a file the checker did not finish, with the error
+    said where the checker could not say it (killed, timed out): the
+    link step withholds a failed file's findings (link_decide())."""
+    if not facts or any(sparse_engine.kind(x) == "error" for x in facts):
+        return facts
+    return facts + [json.dumps({"k": "error", "file": None,
+                                "message": str(err)})]
 
 
 def _built_facts(dirs, errors, cwd):
@@ -247,8 +250,7 @@ def link_built(dirs, rules, explain=False):
         tu = next(iter(sparse_engine.parse(facts, ("tu",))), {})
         key = os.path.join(os.path.dirname(path),
                            str(tu.get("modname") or os.path.basename(path)))
-        by_module.setdefault(key, []).extend(
-            _without_findings_if_error(facts))
+        by_module.setdefault(key, []).extend(facts)
     findings = []
     with link.Linker(explain=explain) as linker:
         for key in sorted(by_module):
@@ -521,7 +523,7 @@ class Scanner:
                                 futs[pool.submit(cocci_engine.run_report,
                                                  scripts, [f])] = ("cocci", f,
                                                                    None)
-                            facts = _without_findings_if_error(facts)
+                            facts = _marked_failed(facts, err)
                         key = info[f][1]
                         bucket[key].extend(facts)
                         pending[key] -= 1

@@ -13,9 +13,14 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 			  const char *need, const char *msg)
 {
 	struct finding *f = finding_new("exit-pending-timer", call->pos, NULL);
+	char id[KEYLEN + 32];
 
 	f->unload = 1;
+	/* the first of the file's arms of it that stands is the finding */
+	finding_once(f, "%s%s", need ? "async " : "", key);
 	finding_requires(f, KEY_TIMER_FN "%s", key);
+	finding_unless(f, KEY_STOPPED_AFTER "%s",
+		       arm_id(ctx, call->pos, id, sizeof(id)));
 	finding_unless(f, KEY_EXIT_STOPS "%s", key);
 	if (need)	/* stopped, but not in sync */
 		finding_requires(f, KEY_EXIT_STOPS_ASYNC "%s", key);
@@ -25,7 +30,7 @@ static void timer_finding(struct walk_ctx *ctx, struct expression *call,
 	unless_type(f, KEY_EXIT_STOPS, addr, key);
 	unless_sock_pinned(f, addr);
 	finding_message(f, "%s", msg);
-	defer(ctx, f, need ? "timer-a" : "timer", key, NULL);
+	finding_report(f);
 }
 
 static void timer_call(struct walk_ctx *ctx, struct expression *call,
@@ -40,6 +45,7 @@ static void timer_call(struct walk_ctx *ctx, struct expression *call,
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
 		 name, key_label(key), strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
+	track_arm(ctx, call->pos, key, NULL);
 	timer_finding(ctx, call, addr, key, NULL, msg);
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",

@@ -13,13 +13,18 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 		      const char *name, const struct api_row *q)
 {
 	char key[KEYLEN], wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
+	char id[KEYLEN + 32];
 	struct finding *f;
 
 	if (!tu.is_module || !addr_key(nth_arg(call, q->a), key, sizeof(key)))
 		return;
 	f = finding_new("exit-pending-work", call->pos, NULL);
 	f->unload = 1;
+	/* the first of the file's queues of it that stands is the finding */
+	finding_once(f, "%s", key);
 	finding_requires(f, KEY_WORK_FN "%s", key);
+	finding_unless(f, KEY_STOPPED_AFTER "%s",
+		       arm_id(ctx, call->pos, id, sizeof(id)));
 	finding_unless(f, KEY_EXIT_CANCELS "%s", key);
 	finding_unless(f, KEY_PINNED "%s", key);
 	unless_type(f, KEY_EXIT_CANCELS, nth_arg(call, q->a), key);
@@ -45,7 +50,8 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 		finding_unless(f, KEY_EXIT_CANCELS "%s", t);
 	finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
 			name, key_label(key));
-	defer(ctx, f, "work", key, q->b >= 0 ? nth_arg(call, q->b) : NULL);
+	track_arm(ctx, call->pos, key, q->b >= 0 ? nth_arg(call, q->b) : NULL);
+	finding_report(f);
 }
 
 static const struct call_hook work_hooks[] = {

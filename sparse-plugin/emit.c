@@ -242,6 +242,20 @@ void finding_path_to(struct finding *f, const char *fn)
 	f->path_to = ml_strdup(fn);
 }
 
+/*
+ * Of the file's candidates of this rule with the same @fmt string (the
+ * arms of one timer), only the first that stands is reported.
+ */
+void finding_once(struct finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(f->once);
+	va_start(ap, fmt);
+	f->once = vformat(fmt, ap);
+	va_end(ap);
+}
+
 /* The finding as a fact; it is decided at the end of the unit. */
 void finding_report(struct finding *f)
 {
@@ -255,6 +269,8 @@ void finding_report(struct finding *f)
 	fact_int("unload", f->unload);
 	if (f->path_to)
 		fact_str("path_to", f->path_to);
+	if (f->once)
+		fact_str("once", f->once);
 	fact_end();
 	finding_free(f);
 }

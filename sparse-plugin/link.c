@@ -14,7 +14,10 @@
  * unload, "provide_unless_exported" unless an exported function reaches
  * it (or, in a module that exports anything, unless its init does), and
  * "exit-reaches:FN" for each function the exit path reaches.
- * "path_to" names the function whose exit path fills %PATH%.
+ * "path_to" names the function whose exit path fills %PATH%. Of a
+ * file's standing candidates of one rule with the same "once" (the arms
+ * of one timer), the first is reported. A file that did not parse
+ * wholly (an "error" fact in its unit) has its findings withheld.
  * A module that keeps itself loaded (track_pinned.c: a THIS_MODULE get
  * in its init or a bind callback, no THIS_MODULE put anywhere) is
  * treated as one without an exit.
@@ -336,32 +339,60 @@ static char *fill_path(const char *msg, const struct reach *exit,
 }
 
 /*
- * For each fact, the error of its translation unit (the facts from one
- * "tu" fact to the next), or NULL.
+ * The translation units: unit[i] is the index of the "tu" fact that
+ * begins fact i's unit (-1: none), err[i] its unit's parse error or NULL.
  */
-static const struct fact **unit_errors(const struct factset *set)
-{
-	const struct fact **err = calloc(set->n ?: 1, sizeof(*err));
-	int *unit = calloc(set->n ?: 1, sizeof(*unit));
-	int i, u = -1;
+struct units {
+	int *unit;
+	const struct fact **err;
+};
 
-	if (!err || !unit)
+static void find_units(const struct factset *set, struct units *u)
+{
+	int i, cur = -1;
+
+	u->unit = calloc(set->n ?: 1, sizeof(*u->unit));
+	u->err = calloc(set->n ?: 1, sizeof(*u->err));
+	if (!u->unit || !u->err)
 		out_of_memory();
 	for (i = 0; i < set->n; i++) {
 		const struct fact *f = &set->v[i];
 
 		if (!strcmp(f->kind, "tu"))
-			u = i;
-		unit[i] = u;
-		if (!strcmp(f->kind, "error") && u >= 0 && !err[u])
-			err[u] = f;
+			cur = i;
+		u->unit[i] = cur;
+		if (!strcmp(f->kind, "error") && cur >= 0 && !u->err[cur])
+			u->err[cur] = f;
 	}
 	/* err[] of a "tu" fact is its unit's: give it to every member */
 	for (i = 0; i < set->n; i++)
-		if (unit[i] >= 0 && unit[i] != i)
-			err[i] = err[unit[i]];
-	free(unit);
-	return err;
+		if (u->unit[i] >= 0 && u->unit[i] != i)
+			u->err[i] = u->err[u->unit[i]];
+}
+
+/*
+ * A standing candidate with a "once" (the arms of one timer in a file):
+ * whether one of its unit's with the same rule and once stood before.
+ */
+static int stood_before(struct strmap *seen, const struct fact *f, int unit)
+{
+	const char *once = fact_get(f, "once");
+	char *k;
+	size_t n;
+	int dup;
+
+	if (!once)
+		return 0;
+	n = strlen(once) + strlen(fact_get(f, "rule") ?: "") + 32;
+	k = malloc(n);
+	if (!k)
+		out_of_memory();
+	snprintf(k, n, "%d %s %s", unit, fact_get(f, "rule") ?: "", once);
+	dup = strmap_get(seen, k) != NULL;
+	if (!dup)
+		strmap_add(seen, k);
+	free(k);
+	return dup;
 }
 
 void link_decide(const struct factset *set, enum link_scope scope,
@@ -369,13 +400,14 @@ void link_decide(const struct factset *set, enum link_scope scope,
 {
 	struct linker l;
 	struct reach *exit, *may, *exports, *init;
-	const struct fact **failed;
+	struct strmap once = { 0 };
+	struct units u;
 	struct why why;
 	int i;
 
 	memset(&l, 0, sizeof(l));
 	l.set = set;
-	failed = unit_errors(set);
+	find_units(set, &u);
 	graph_reset();
 	for (i = 0; i < set->n; i++)
 		ingest(&l, &set->v[i], i);
@@ -414,13 +446,20 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		if (strcmp(f->kind, "finding"))
 			continue;
 		memset(&v, 0, sizeof(v));
-		if (!stands(&l, f, exit, scope, failed[i], &why)) {
+		if (!stands(&l, f, exit, scope, u.err[i], &why)) {
 			if (link_explain)
 				explain(f, &why);
-			if (!failed[i])
+			if (!u.err[i])
 				continue;
 			/* said, so that the file's findings are not lost unseen */
-			v.withheld = fact_get(failed[i], "message") ?: "?";
+			v.withheld = fact_get(u.err[i], "message") ?: "?";
+		} else if (stood_before(&once, f, u.unit[i])) {
+			if (link_explain) {
+				dropped(&why, "an earlier one of the file stands",
+					fact_get(f, "once"));
+				explain(f, &why);
+			}
+			continue;
 		}
 		msg = fill_path(fact_get(f, "message") ?: "", exit,
 				fact_get(f, "path_to"));
@@ -433,7 +472,9 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		out(&v, arg);
 		free(msg);
 	}
-	free(failed);
+	free(u.unit);
+	free(u.err);
+	strmap_free(&once, NULL);
 	reach_free(exit);
 	reach_free(may);
 	reach_free(exports);

@@ -200,6 +200,7 @@ struct finding {
 	int nrequires;
 	int unload;		/* needs a module that can be unloaded */
 	char *path_to;		/* "%PATH%" in message: exit -> ... -> this */
+	char *once;		/* of a file's candidates alike, one stands */
 };
 struct finding *finding_new(const char *rule, struct position pos,
 			    const char *object);
@@ -208,6 +209,7 @@ void finding_unless(struct finding *f, const char *fmt, ...) FORMAT_ATTR(2);
 void finding_requires(struct finding *f, const char *fmt, ...)
 	FORMAT_ATTR(2);
 void finding_path_to(struct finding *f, const char *fn);
+void finding_once(struct finding *f, const char *fmt, ...) FORMAT_ATTR(2);
 void finding_report(struct finding *f);
 void finding_free(struct finding *f);
 extern FILE *diag_out;

@@ -4,8 +4,9 @@
  * check_work.c, check_timer.c): what the module's functions stop (work
  * items, queues, timers, threads, RCU barriers), what runs for which
  * object (INIT_WORK(), timer_setup(), kthread_run()), what pins the
- * module, and the arms and queues the rules defer to the end of the
- * file, where one that its own function stops again is dropped.
+ * module, and the arms and queues of the rules: one that its own
+ * function stops again provides stopped-after:, which the rule's
+ * candidate names (the link step decides).
  * Objects are matched by their access path (struct type and members) or
  * name; "exit path" is the module call graph from the exit function, the
  * driver core's .remove included (see graph.c). Its stops also tell the
@@ -13,6 +14,7 @@
  */
 #include <string.h>
 #include "modlife.h"
+#include "strmap.h"
 #include "track_async.h"
 
 int own_function(struct expression *e)
@@ -284,13 +286,13 @@ int first_time(const char *rule, const char *key)
 }
 
 /*
- * Arms and queues wait for the end of the file: one that the same
+ * Arms and queues, kept to the end of the file: one that the same
  * function stops again (add_timer(), usb_sg_wait(), del_timer_sync())
  * leaves nothing pending when it returns.
  */
 struct arm {
-	struct finding *f;
-	char fn[KEYLEN], key[KEYLEN], kind[8];
+	struct position pos;
+	char fn[KEYLEN], key[KEYLEN];
 	char wq[KEYLEN];	/* a workqueue local to the function */
 	struct branches br;
 };
@@ -344,8 +346,8 @@ static int stop_after(const char *fn, const char *key, struct position pos)
 /* stopped again later in the function that armed it, or its queue */
 static int stopped_locally(const struct arm *a)
 {
-	return stop_after(a->fn, a->key, a->f->pos) ||
-	       (a->wq[0] && stop_after(a->fn, a->wq, a->f->pos));
+	return stop_after(a->fn, a->key, a->pos) ||
+	       (a->wq[0] && stop_after(a->fn, a->wq, a->pos));
 }
 
 /*
@@ -370,21 +372,31 @@ static const char *local_wq(struct expression *e, char *buf, size_t len)
 	return buf;
 }
 
+/* The stopped-after: key of the arm or queue at @pos in @ctx's function. */
+const char *arm_id(struct walk_ctx *ctx, struct position pos, char *buf,
+		   size_t len)
+{
+	snprintf(buf, len, "%s@%d:%d", sym_name(ctx->fn), pos.line, pos.pos);
+	return buf;
+}
+
 /*
- * An arm or queue of @key (on the queue @wq, or NULL): reported at the
- * end of the file unless the same function stops it again.
+ * An arm or queue of @key (on the queue @wq, or NULL) at @pos: provides
+ * its arm_id() key at the end of the file if the same function stops it
+ * again.
  */
-void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
-	   const char *key, struct expression *wq)
+void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
+	       struct expression *wq)
 {
 	struct arm *a;
 
 	arms = realloc(arms, (narms + 1) * sizeof(*arms));
+	if (!arms)
+		out_of_memory();
 	a = &arms[narms++];
-	a->f = f;
+	a->pos = pos;
 	snprintf(a->fn, sizeof(a->fn), "%s", sym_name(ctx->fn));
 	snprintf(a->key, sizeof(a->key), "%s", key);
-	snprintf(a->kind, sizeof(a->kind), "%s", kind);
 	a->wq[0] = 0;
 	if (wq)
 		local_wq(wq, a->wq, sizeof(a->wq));
@@ -435,8 +447,8 @@ static int rearmed(const struct stop *st)
 	for (i = 0; i < narms; i++) {
 		const struct arm *a = &arms[i];
 
-		if (strcmp(a->fn, st->fn) || !after(a->f->pos, st->pos) ||
-		    return_between(st->fn, st->pos, a->f->pos) ||
+		if (strcmp(a->fn, st->fn) || !after(a->pos, st->pos) ||
+		    return_between(st->fn, st->pos, a->pos) ||
 		    !branches_enclose(&a->br, &st->br))
 			continue;
 		if (!strcmp(a->key, st->key) ||
@@ -457,11 +469,9 @@ static void async_end_tu(void)
 
 	stops_flush();
 	for (i = 0; i < narms; i++)
-		if (!stopped_locally(&arms[i]) &&
-		    first_time(arms[i].kind, arms[i].key))
-			finding_report(arms[i].f);
-		else
-			finding_free(arms[i].f);
+		if (stopped_locally(&arms[i]))
+			provide(KEY_STOPPED_AFTER "%s@%d:%d", arms[i].fn,
+				arms[i].pos.line, arms[i].pos.pos);
 	narms = 0;
 }
 

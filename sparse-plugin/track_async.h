@@ -15,8 +15,10 @@ void unless_type(struct finding *f, const char *prefix,
 void unless_sock_pinned(struct finding *f, struct expression *addr);
 void fact_queued(const char *item, const char *on);
 int first_time(const char *rule, const char *key);
-void defer(struct walk_ctx *ctx, struct finding *f, const char *kind,
-	   const char *key, struct expression *wq);
+const char *arm_id(struct walk_ctx *ctx, struct position pos, char *buf,
+		   size_t len);
+void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
+	       struct expression *wq);
 struct expression *find_kthread_create(struct expression *e);
 
 #endif

@@ -181,7 +181,7 @@ class KeysTableTest(unittest.TestCase):
         for prefix, arg, prov, cons, text in self.rows:
             self.assertTrue(prov, prefix + " has no provider")
             self.assertTrue(cons, prefix + " has no consumer")
-            self.assertRegex(arg, r"^(KEY|NAME|NAME\.M|FN|FN:N|T|T\.M|"
+            self.assertRegex(arg, r"^(KEY|NAME|NAME\.M|FN|FN:N|FN@L:C|T|T\.M|"
                              r"PATH|-)$", prefix)
             self.assertEqual(arg == "-", not prefix.endswith(":"), prefix)
             for p in prov:

@@ -112,7 +112,14 @@ class GoldenTest(unittest.TestCase):
                     "b.c:7:1: missing-owner: dropped: its file did not "
                     "parse wholly (b.c:3:9: error: expression expected)",
                     "inc.h:2:1: missing-owner: dropped: its file did not "
-                    "parse wholly (b.c:3:9: error: expression expected)"])):
+                    "parse wholly (b.c:3:9: error: expression expected)"]),
+                # one timer's arms: stopped again in its function, then
+                # the first of the file's that stands
+                ("once.facts", [
+                    "a.c:10:2: exit-pending-timer: dropped: unless key "
+                    "provided 'stopped-after:m_poll@10:2'",
+                    "a.c:30:2: exit-pending-timer: dropped: an earlier "
+                    "one of the file stands 'obj:t'"])):
             rc, out, err = link("--modlife-explain", path(name))
             self.assertEqual(rc, 0, err)
             self.assertEqual(err.splitlines(), want)

@@ -326,8 +326,9 @@ def register_members(kb):
 
 def static_user_calls(kb):
     """The calls that set a static object up with a table (the checker's
-    static_users(): kobject_init() and the register rows)."""
-    names = ["kobject_init"] + literal(kb.names("register"), "register")
+    static_users(): the ktype-init and register rows)."""
+    names = literal(kb.names("ktype-init"), "ktype-init") + \
+        literal(kb.names("register"), "register")
     return smpl_set(names, "identifier fn = ")
 
 

@@ -150,7 +150,7 @@ static void static_users(struct expression *call, const char *name)
 	struct expression *arg;
 	struct symbol *self = NULL, *o;
 
-	if (strcmp(name, "kobject_init") && !api_is("register", name))
+	if (!api_is("ktype-init", name) && !api_is("register", name))
 		return;
 	arg = first_expression(call->args);
 	o = arg ? base_object(arg) : NULL;

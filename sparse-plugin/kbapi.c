@@ -21,6 +21,17 @@ const struct api_row *api_find(const char *cls, const char *name)
 	return NULL;
 }
 
+/* The first row of @cls (its name: a function, not a pattern), or NULL. */
+const struct api_row *api_first(const char *cls)
+{
+	const struct api_row *r;
+
+	for (r = api_table; r->cls; r++)
+		if (!strcmp(r->cls, cls))
+			return r;
+	return NULL;
+}
+
 int api_is(const char *cls, const char *name)
 {
 	return api_find(cls, name) != NULL;

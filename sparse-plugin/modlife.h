@@ -224,6 +224,7 @@ struct api_row {
 };
 extern const struct api_row api_table[];
 const struct api_row *api_find(const char *cls, const char *name);
+const struct api_row *api_first(const char *cls);
 int api_is(const char *cls, const char *name);
 
 /*

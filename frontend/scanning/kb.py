@@ -35,9 +35,13 @@ from ..tree import fswalk, kflags
 from ..tree.kconfig import Kconfig
 from ..tree.modules import ModuleMap
 
-PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|rcu_barrier|"
-                 rb"srcu_barrier)\b")
-BARRIERS = ("rcu_barrier",)
+# the barriers: kb/api.tsv's rows, read as data
+BARRIERS = tuple(name for cls, name in paths.kb_api()
+                 if cls == "rcu-barrier")
+PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|" +
+                 "|".join(re.escape(name) for cls, name in paths.kb_api()
+                          if cls in ("rcu-barrier", "srcu-barrier"))
+                 .encode() + rb")\b")
 # files that may export a helper stopping its caller's work or timers
 EXPORT = re.compile(rb"\bEXPORT_SYMBOL")
 # ... and call a stop that waits: kb/api.tsv's rows of these classes, read

@@ -48,6 +48,10 @@ def build_parser():
 
     s = sub.add_parser("scan", help="scan C files or directories")
     s.add_argument("paths", nargs="+", metavar="PATH")
+    s.add_argument("--explain", action="store_true",
+                   help="say on stderr why the link step dropped each "
+                   "candidate finding of the type-aware engine that does "
+                   "not stand (as link --explain)")
     s.add_argument("--format", choices=sorted(report.FORMATS),
                    default="text")
     s.add_argument("--kdir", default=None,
@@ -254,7 +258,8 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
     def make_scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
                        cache_dir=cache_dir,
-                       progress=False if a.quiet else None, config=a.config)
+                       progress=False if a.quiet else None, config=a.config,
+                       explain=a.explain)
     try:
         if a.diff_base is not None:
             # raises DiffError first for a revision or path git refuses

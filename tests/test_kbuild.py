@@ -164,7 +164,9 @@ class KbuildCheckTest(unittest.TestCase):
             self.assertIn("mchar.c:76:37: missing-owner: dropped: its file "
                           "did not parse wholly", res.stderr)
             res = run([MODLIFE, "scan", "--no-cocci", "--format", "json",
-                       d])
+                       "--explain", d])
+            self.assertIn("mchar.c:76:37: missing-owner: dropped: its file "
+                          "did not parse wholly", res.stderr)
             got = json.loads(res.stdout)
             self.assertEqual(got["findings"], [])
             self.assertEqual([os.path.basename(e["file"])

@@ -311,7 +311,7 @@ def _not_a_kb(binary, path):
 class Scanner:
     def __init__(self, kdir, jobs, rules=None, assume_module=False,
                  cocci="fallback", cache_dir=None, progress=None,
-                 warn=None, config="any"):
+                 warn=None, config="any", explain=False):
         self.kdir = kdir
         self.jobs = jobs
         self.rules = set(RULES if rules is None else rules)
@@ -325,6 +325,7 @@ class Scanner:
         self.substitute = {}
         self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
         self.binary = paths.sparse_binary()
+        self.explain = explain  # the link step says why it dropped each
         self.kb = paths.kb_file()
         if not self.binary:
             raise ScanError("modlife-sparse is not built (run make)")
@@ -473,7 +474,7 @@ class Scanner:
         # stays flat however large the tree (or warm the cache) is
         window = max(8, 4 * self.jobs)
         with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool, \
-                link.Linker(self.binary) as linker:
+                link.Linker(self.binary, self.explain) as linker:
             futs = {}
 
             def refill():

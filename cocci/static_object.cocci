@@ -174,6 +174,7 @@ so_rel = {}		# (file, NAME) -> release function to drop if unused
 so_kt = {}		# (file, NAME) -> kobj_type
 so_member = {}		# (file, NAME) -> registered member path
 so_bare = set()		# (file, NAME) registered without checking the result
+so_unreg = set()	# (file, NAME) taken back from the core somewhere
 so_safe_use = set()	# (file, line, col) of &NAME in calls that accept an
 			# ERR_PTR()/NULL object
 so_rm = set()		# (file, function) release of a rewritten object
@@ -244,6 +245,9 @@ def so_message(T, NAME, j0):
 		t_advice = advice["namespaced " + t]
 	else:
 		t_advice = advice.get(t, advice["*"])
+	if so_key(j0, NAME) not in so_unreg:
+		return ("WARNING: '%s' (%s) lives in module data, is registered with the driver core, and nothing before the unload unregisters it: it outlives the module outright, and every later use of it (sysfs, a driver binding to it, the next load registering the name again) touches freed memory; unregister it in the exit function, and %s"
+			% (NAME, t, t_advice))
 	return ("WARNING: '%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s"
 		% (NAME, t, t_advice))
 
@@ -453,6 +457,29 @@ q << kons.q;
 @@
 
 so_ns.add(so_key(q, NAME))
+
+// Taken back from the core somewhere in the file (the checker's
+// unregistrations): without one the object outlives the module outright.
+@unreg_any depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && (org || report)@
+identifier NAME, F;
+// modlife-gen begin unregister: generated from kb/api.tsv unregister, kb/teardown-words.txt (make cocci-gen)
+identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|disable|free|del|put|deactivate|destructor|uninitialize|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
+// modlife-gen end unregister
+position q;
+@@
+
+(
+ UNREG(..., &NAME@q, ...)
+|
+ UNREG(..., &NAME@q.F, ...)
+)
+
+@script:python depends on unreg_any@
+NAME << unreg_any.NAME;
+q << unreg_any.q;
+@@
+
+so_unreg.add(so_key(q, NAME))
 
 @ctx depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && !patch && (context || org || report)@
 type T;
@@ -682,6 +709,23 @@ q << pd_safe.q;
 
 so_safe_use.add((q[0].file, int(q[0].line), int(q[0].column)))
 
+// Taken back somewhere: an object nothing unregisters would stay
+// registered after the rewrite too; that needs a person (an unregister
+// call in exit), not this patch.
+@pd_unreg depends on patch@
+identifier pdreg.NAME;
+position q;
+@@
+
+ \(platform_device_unregister\|platform_device_del\)(&NAME@q)
+
+@script:python depends on pdreg && pd_unreg@
+NAME << pdreg.NAME;
+q << pd_unreg.q;
+@@
+
+so_unreg.add(so_key(q, NAME))
+
 @pd_reg depends on patch@
 identifier pdreg.NAME;
 position c;
@@ -734,7 +778,7 @@ CALL;
 key = so_key(p, NAME)
 fields = so_parse_init(so_toks(INI))
 call = None
-if key not in so_bad and fields is not None and "name" in fields and not so_unsafe_uses(key):
+if key not in so_bad and key in so_unreg and fields is not None and "name" in fields and not so_unsafe_uses(key):
 	allowed = set(["name", "id", "resource", "num_resources", "dev.release", "dev.platform_data"])
 	rel = fields.get("dev.release")
 	pd = fields.get("dev.platform_data")
@@ -996,6 +1040,20 @@ q << ko_args.q;
 
 so_bad.add(so_key(q, NAME))
 
+@ko_unreg depends on patch@
+identifier koreg.NAME;
+position q;
+@@
+
+ \(kobject_put\|kobject_del\)(&NAME@q)
+
+@script:python depends on koreg && ko_unreg@
+NAME << koreg.NAME;
+q << ko_unreg.q;
+@@
+
+so_unreg.add(so_key(q, NAME))
+
 @koini depends on patch@
 identifier koreg.NAME;
 position p;
@@ -1037,7 +1095,7 @@ PNAME;
 
 key = so_key(p, NAME)
 kt = so_kt.get(key)
-if key in so_bad or kt is None or (p[0].file, "ktype:" + kt) not in so_trivial or so_unsafe_uses(key):
+if key in so_bad or key not in so_unreg or kt is None or (p[0].file, "ktype:" + kt) not in so_trivial or so_unsafe_uses(key):
 	coccinelle.PNAME = cocci.make_ident(SO_SKIP)
 else:
 	coccinelle.PNAME = cocci.make_ident(NAME)

@@ -59,6 +59,13 @@ class Kb:
             return [line.rstrip("\n").split("\t") for line in f
                     if "\t" in line and not line.startswith("#")]
 
+    def words(self, name):
+        """The words of kb/NAME.txt, one a line ("#" comments)."""
+        path = os.path.join(self.root, "kb", name + ".txt")
+        with open(path, encoding="utf-8") as f:
+            return [w.strip() for w in f
+                    if w.strip() and not w.startswith("#")]
+
     def names(self, cls):
         """kb/api.tsv's name patterns of class cls, in file order."""
         out = [r[1] for r in self.api if r[0] == cls]
@@ -357,6 +364,14 @@ def put_regex(kb):
             "identifier PUT =~ %s;" % smpl_regex(kb.names("put"))]
 
 
+def unregister_regex(kb):
+    """The checker's unregistrations (check_release.c): kb/api.tsv's
+    unregister rows, and a name with a teardown word between '_'s."""
+    words = "|".join(re.escape(w) for w in kb.words("teardown-words"))
+    return ["identifier UNREG =~ \"^(%s)$|(^|_)(%s)(_|$)\";" % (
+        "|".join(glob_smpl(g) for g in kb.names("unregister")), words)]
+
+
 def wait_regex(kb):
     return ["identifier WAIT =~ %s;" % smpl_regex(kb.names("wait-completion"))]
 
@@ -508,6 +523,8 @@ BLOCKS = {
         "does-nothing": ("kb/api.tsv log", does_nothing),
         "constructors": ("kb/constructors.tsv", constructors("SO_ADVICE")),
         "register-members": ("kb/api.tsv register", register_members),
+        "unregister": ("kb/api.tsv unregister, kb/teardown-words.txt",
+                       unregister_regex),
     },
     "exit_no_rcu_barrier.cocci": {
         "barriers": ("kb/api.tsv rcu-barrier, kb/owner-reads.tsv barrier:",

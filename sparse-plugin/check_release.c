@@ -247,6 +247,51 @@ static void mark_registered(struct walk_ctx *ctx, struct expression *arg,
  * object itself ("held:": its unregistration waits for the release, or
  * an open file pins the module)
  */
+/*
+ * @fn for each pointer that the static array @arg holds, when @arg is one
+ * ("platform_add_devices(devs, n)", "platform_device_unregister(devs[i])");
+ * returns whether it was.
+ */
+static int each_element(struct walk_ctx *ctx, struct expression *arg,
+			void (*fn)(struct walk_ctx *, struct expression *))
+{
+	struct symbol *array = base_object(arg);
+	struct symbol *t = array ? strip_type(array) : NULL;
+	struct expression *e;
+
+	if (!t || t->type != SYM_ARRAY || !is_static_object(array) ||
+	    !strip_type(t->ctype.base_type) ||
+	    strip_type(t->ctype.base_type)->type != SYM_PTR ||
+	    !array->initializer ||
+	    array->initializer->type != EXPR_INITIALIZER)
+		return 0;
+	FOR_EACH_PTR(array->initializer->expr_list, e) {
+		while (e && e->type == EXPR_POS)	/* "[1] = &b" */
+			e = e->init_expr;
+		if (e)
+			fn(ctx, e);
+	} END_FOR_EACH_PTR(e);
+	return 1;
+}
+
+/* path "[]": each object of the array is registered as if by itself */
+static void element_registered(struct walk_ctx *ctx, struct expression *e)
+{
+	mark_registered(ctx, e, NULL, NULL);
+}
+
+/* a static object that may be taken back from the core before unload */
+static void unregistered(struct walk_ctx *ctx, struct expression *arg)
+{
+	struct symbol *o = base_object(arg);
+	char k[KEYLEN + 32];
+
+	if (!o || !is_static_object(o))
+		return;
+	snprintf(k, sizeof(k), KEY_UNREGISTERED_OBJ "%s", sym_name(o));
+	provide_if_may_reach(sym_name(ctx->fn), k);
+}
+
 static void helper_registers(struct walk_ctx *ctx, struct expression *call,
 			     const char *name)
 {
@@ -261,8 +306,11 @@ static void helper_registers(struct walk_ctx *ctx, struct expression *call,
 		how = kb_lookup_how(k);
 		if (!path || !how || strncmp(how, "register", 8))
 			continue;
-		mark_registered(ctx, arg, strcmp(path, "-") ? path : "",
-				name);
+		if (!strcmp(path, "[]"))
+			each_element(ctx, arg, element_registered);
+		else
+			mark_registered(ctx, arg, strcmp(path, "-") ? path : "",
+					name);
 	} END_FOR_EACH_PTR(arg);
 }
 
@@ -286,6 +334,12 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 	    type_key(first_expression(call->args), key, sizeof(key)))
 		provide(KEY_WAITED "%s", key);
 	static_users(call, name);
+	/* generous: a wrong "never unregistered" would mislead the fix */
+	if (api_is("unregister", name) || is_teardown_name(name))
+		FOR_EACH_PTR(call->args, arg) {
+			if (!each_element(ctx, arg, unregistered))
+				unregistered(ctx, arg);
+		} END_FOR_EACH_PTR(arg);
 	row = api_find("register", name);
 	if (!row) {
 		helper_registers(ctx, call, name);
@@ -399,18 +453,33 @@ static void release_object(struct symbol *obj)
 	/* the constructors fit only kobjects and ksets without a namespace */
 	nsable = !strcmp(object_type(obj), "struct kobject") ||
 		 !strcmp(object_type(obj), "struct kset");
-	/* ns: a namespaced kobject; via: a subsystem's helper registers it */
+	/*
+	 * ns: a namespaced kobject; via: a subsystem's helper registers it;
+	 * kept: nothing takes it back before the unload
+	 */
 	for (ns = 0; ns <= nsable; ns++) {
-		for (via = 0; via < 2; via++) {
+		for (via = 0; via < 4; via++) {
+			int kept = via >> 1;
+
 			f = finding_new("static-object", obj->pos,
 					sym_name(obj));
 			f->unload = 1;
-			finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
-					sym_name(obj), type_name(obj),
-					advice_for(obj, ns, via));
+			if (kept) {
+				finding_message(f, "'%s' (%s) lives in module data, is registered with the driver core, and nothing before the unload unregisters it: it outlives the module outright, and every later use of it (sysfs, a driver binding to it, the next load registering the name again) touches freed memory; unregister it in the exit function, and %s",
+						sym_name(obj), type_name(obj),
+						advice_for(obj, ns, via & 1));
+				finding_unless(f, KEY_UNREGISTERED_OBJ "%s",
+					       sym_name(obj));
+			} else {
+				finding_message(f, "'%s' (%s) lives in module data and is registered with the driver core: a reference held past unload (a get_device() of another subsystem, a child device, a delayed release) uses freed memory; %s",
+						sym_name(obj), type_name(obj),
+						advice_for(obj, ns, via & 1));
+				finding_requires(f, KEY_UNREGISTERED_OBJ "%s",
+						 sym_name(obj));
+			}
 			finding_requires(f, KEY_REGISTERED_STATIC_OBJ "%s",
 					 sym_name(obj));
-			if (via)
+			if (via & 1)
 				finding_requires(f, KEY_REGISTERED_VIA "obj:%s",
 						 sym_name(obj));
 			else

@@ -15,6 +15,7 @@
  *               passes vdev->fops->owner, which __video_register_device()
  *               copies into the cdev);
  *   kparam:     a pointer parameter, or a member of what it points to,
+ *               or an element of a "struct T **" one (path "[]"),
  *               handed to a call (flagged when the call is a driver-core
  *               registration of kb/api.tsv): the front end derives the
  *               exported helpers that register what their callers pass;
@@ -189,6 +190,28 @@ static const char *param_path(struct expression *arg, struct symbol *p,
 	return !strncmp(buf, t, n) && buf[n] == '.' ? buf + n : NULL;
 }
 
+/*
+ * The struct of the elements of a "struct T **" parameter @p when @arg
+ * is one of them ("devs[i]", "*devs"), else NULL: the helper registers
+ * each object of an array of pointers (platform_add_devices()).
+ */
+static struct symbol *element_struct(struct expression *arg, struct symbol *p)
+{
+	struct symbol *t = strip_type(p);
+	struct expression *e = strip_expr(arg);
+
+	if (!t || t->type != SYM_PTR || !e || e->type != EXPR_PREOP ||
+	    e->op != '*')
+		return NULL;
+	e = strip_expr(e->unop);
+	if (e && e->type == EXPR_BINOP && e->op == '+')
+		e = strip_expr(e->left);
+	if (!e || e->type != EXPR_SYMBOL || e->symbol != p)
+		return NULL;
+	t = pointee_struct(t->ctype.base_type);
+	return t && t->ident ? t : NULL;
+}
+
 /* "register(&p->dev)", "helper(x, p)": a parameter's object handed on */
 static void param_args(struct walk_ctx *ctx, struct expression *call,
 		       const char *name)
@@ -199,17 +222,21 @@ static void param_args(struct walk_ctx *ctx, struct expression *call,
 	int k = 0;
 
 	FOR_EACH_PTR(call->args, arg) {
-		struct symbol *b = base_object(arg);
+		struct symbol *b = base_object(arg), *st = NULL;
 		int p = b ? param_index(ctx->fn, b) : -1;
 		const char *path = p >= 0 ? param_path(arg, b, buf,
 							 sizeof(buf)) : NULL;
 
+		if (path)
+			st = pointee_struct(b);
+		else if (p >= 0 && (st = element_struct(arg, b)))
+			path = "[]";
 		if (path) {
 			fact_begin("kparam");
 			fact_str("from", sym_name(ctx->fn));
 			fact_int("param", p);
 			fact_str("path", path);
-			fact_str("type", type_name(pointee_struct(b)));
+			fact_str("type", type_name(st));
 			fact_str("to", name);
 			fact_int("arg", k);
 			fact_int("register", reg && k >= reg->a &&

@@ -45,7 +45,7 @@ static void timer_call(struct walk_ctx *ctx, struct expression *call,
 		 "%s() arms '%s', whose callback is module code, and no exit path stops it with %s(): it can fire after unload",
 		 name, key_label(key), strncmp(name, "hrtimer", 7) ? "del_timer_sync" :
 		 "hrtimer_cancel");
-	track_arm(ctx, call->pos, key, NULL);
+	track_arm(ctx, call->pos, key, NULL, 0);
 	timer_finding(ctx, call, addr, key, NULL, msg);
 	snprintf(msg, sizeof(msg),
 		 "%s() arms '%s', whose callback is module code, and the exit path stops it only with del_timer(): on SMP the callback may still be running when the module is freed; use del_timer_sync()",

@@ -9,20 +9,28 @@
 #include "modlife.h"
 #include "track_async.h"
 
-static void work_call(struct walk_ctx *ctx, struct expression *call,
-		      const char *name, const struct api_row *q)
+/*
+ * early: the variant whose exit path cancels the item, but before it
+ * stops a timer whose callback queues the item again (track_async.c's
+ * cancelled-early:)
+ */
+static void work_finding(struct walk_ctx *ctx, struct expression *call,
+			 const char *name, const struct api_row *q,
+			 const char *key, int early)
 {
-	char key[KEYLEN], wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
+	char wq[KEYLEN], t[KEYLEN], k[KEYLEN + 32];
 	char id[KEYLEN + 32];
 	struct finding *f;
 
-	if (!tu.is_module || !addr_key(nth_arg(call, q->a), key, sizeof(key)))
-		return;
 	f = finding_new("exit-pending-work", call->pos, NULL);
 	f->unload = 1;
 	/* the first of the file's queues of it that stands is the finding */
-	finding_once(f, "%s", key);
+	finding_once(f, "%s%s", early ? "early " : "", key);
 	finding_requires(f, KEY_WORK_FN "%s", key);
+	if (early)
+		finding_requires(f, KEY_CANCELLED_EARLY "%s", key);
+	else
+		finding_unless(f, KEY_CANCELLED_EARLY "%s", key);
 	finding_unless(f, KEY_STOPPED_AFTER "%s",
 		       arm_id(ctx, call->pos, id, sizeof(id)));
 	finding_unless(f, KEY_EXIT_CANCELS "%s", key);
@@ -31,13 +39,15 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	if (q->b >= 0 && value_key(nth_arg(call, q->b), wq, sizeof(wq))) {
 		finding_unless(f, KEY_EXIT_CANCELS_WQ "%s", wq);
 		snprintf(k, sizeof(k), "wq:%s", wq);
-		fact_queued(key, k);
-		if (inner_key(nth_arg(call, q->a), key, t, sizeof(t)))
+		if (!early)
+			fact_queued(key, k);
+		if (!early && inner_key(nth_arg(call, q->a), key, t, sizeof(t)))
 			fact_queued(t, k);
 		if (wq_inner_key(nth_arg(call, q->b), wq, t, sizeof(t))) {
 			finding_unless(f, KEY_EXIT_CANCELS_WQ "%s", t);
 			snprintf(k, sizeof(k), "wq:%s", t);
-			fact_queued(key, k);
+			if (!early)
+				fact_queued(key, k);
 		}
 	} else {
 		finding_unless(f, KEY_EXIT_CALLS "flush_scheduled_work");
@@ -48,10 +58,26 @@ static void work_call(struct walk_ctx *ctx, struct expression *call,
 	    !strcmp(t, "struct delayed_work.work") &&
 	    delayed_of(key, t, sizeof(t)))
 		finding_unless(f, KEY_EXIT_CANCELS "%s", t);
-	finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
-			name, key_label(key));
-	track_arm(ctx, call->pos, key, q->b >= 0 ? nth_arg(call, q->b) : NULL);
+	if (early)
+		finding_message(f, "%s() queues '%s', whose function is module code, from a timer's callback, and the exit path cancels it before it stops that timer: the timer can queue it again after the cancel, and it runs after unload; stop the timer (del_timer_sync()) first, then cancel the work",
+				name, key_label(key));
+	else
+		finding_message(f, "%s() queues '%s', whose function is module code, and no exit path cancels or flushes it (cancel_work_sync(), cancel_delayed_work_sync(), or destroying its workqueue): it can run after unload",
+				name, key_label(key));
 	finding_report(f);
+}
+
+static void work_call(struct walk_ctx *ctx, struct expression *call,
+		      const char *name, const struct api_row *q)
+{
+	char key[KEYLEN];
+
+	if (!tu.is_module || !addr_key(nth_arg(call, q->a), key, sizeof(key)))
+		return;
+	work_finding(ctx, call, name, q, key, 0);
+	work_finding(ctx, call, name, q, key, 1);
+	track_arm(ctx, call->pos, key, q->b >= 0 ? nth_arg(call, q->b) : NULL,
+		  1);
 }
 
 static const struct call_hook work_hooks[] = {

@@ -173,6 +173,7 @@ static void stop_at(struct walk_ctx *ctx, const char *prefix,
 }
 
 static int rearmed(const struct stop *st);
+static int requeued(const struct stop *st);
 
 static void stops_flush(void)
 {
@@ -181,6 +182,11 @@ static void stops_flush(void)
 	for (i = 0; i < nstops; i++) {
 		if (rearmed(&stops[i]))
 			continue;
+		if (requeued(&stops[i])) {
+			reached_both(stops[i].sym, KEY_CANCELLED_EARLY,
+				     stops[i].key);
+			continue;
+		}
 		for (j = 0; j < stops[i].nkeys; j++)
 			reached_both(stops[i].sym, stops[i].prefix,
 				     stops[i].keys[j]);
@@ -242,9 +248,22 @@ static void waits_for_queue(struct symbol *from, struct expression *wq,
 }
 
 /* fn runs for the object at key: if fn holds the module, so does key */
+/* the file's timer and work callbacks, by object key: "what runs for" */
+struct callback {
+	char key[KEYLEN], fn[KEYLEN];
+};
+static struct callback *cbs;
+static int ncbs;
+
 static void bind_callback(struct symbol *fn, const char *key)
 {
 	char k[KEYLEN + 32], d[KEYLEN], p[KEYLEN + 32];
+
+	cbs = realloc(cbs, (ncbs + 1) * sizeof(*cbs));
+	if (!cbs)
+		out_of_memory();
+	snprintf(cbs[ncbs].key, KEYLEN, "%s", key);
+	snprintf(cbs[ncbs++].fn, KEYLEN, "%s", sym_name(fn));
 
 	snprintf(p, sizeof(p), KEY_PINS "%s", sym_name(fn));
 	snprintf(k, sizeof(k), KEY_PINNED "%s", key);
@@ -292,6 +311,7 @@ int first_time(const char *rule, const char *key)
  */
 struct arm {
 	struct position pos;
+	int work;		/* a queued work item, not a timer */
 	char fn[KEYLEN], key[KEYLEN];
 	char wq[KEYLEN];	/* a workqueue local to the function */
 	struct branches br;
@@ -386,7 +406,7 @@ const char *arm_id(struct walk_ctx *ctx, struct position pos, char *buf,
  * again.
  */
 void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
-	       struct expression *wq)
+	       struct expression *wq, int work)
 {
 	struct arm *a;
 
@@ -395,6 +415,7 @@ void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
 		out_of_memory();
 	a = &arms[narms++];
 	a->pos = pos;
+	a->work = work;
 	snprintf(a->fn, sizeof(a->fn), "%s", sym_name(ctx->fn));
 	snprintf(a->key, sizeof(a->key), "%s", key);
 	a->wq[0] = 0;
@@ -458,9 +479,60 @@ static int rearmed(const struct stop *st)
 	return 0;
 }
 
+/* does the callback of the timer @st stops queue the work @key? */
+static int callback_queues(const struct stop *st, const char *key)
+{
+	char d[KEYLEN];
+	int i, j;
+
+	for (i = 0; i < ncbs; i++) {
+		if (!has_key(st, cbs[i].key))
+			continue;
+		for (j = 0; j < narms; j++) {
+			const struct arm *a = &arms[j];
+
+			if (!a->work || strcmp(a->fn, cbs[i].fn))
+				continue;
+			if (!strcmp(a->key, key) ||
+			    (delayed_of(a->key, d, sizeof(d)) &&
+			     !strcmp(d, key)))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A cancel of a work item that its function follows, with no return in
+ * between, by stopping a timer whose callback queues that item: until
+ * the timer is stopped it can queue the work again ("cancel_work_sync(w);
+ * del_timer_sync(t);" with t's callback scheduling w). Stop the timer
+ * first.
+ */
+static int requeued(const struct stop *w)
+{
+	int i;
+
+	if (strcmp(w->prefix, KEY_EXIT_CANCELS))
+		return 0;
+	for (i = 0; i < nstops; i++) {
+		const struct stop *t = &stops[i];
+
+		if ((strcmp(t->prefix, KEY_EXIT_STOPS) &&
+		     strcmp(t->prefix, KEY_EXIT_STOPS_ASYNC)) ||
+		    strcmp(t->fn, w->fn) || !after(t->pos, w->pos) ||
+		    return_between(w->fn, w->pos, t->pos) ||
+		    !branches_enclose(&t->br, &w->br))
+			continue;
+		if (callback_queues(t, w->key))
+			return 1;
+	}
+	return 0;
+}
+
 static void async_begin_tu(void)
 {
-	nseen = narms = nlocal = nstops = nrets = 0;
+	nseen = narms = nlocal = nstops = nrets = ncbs = 0;
 }
 
 static void async_end_tu(void)

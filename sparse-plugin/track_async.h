@@ -18,7 +18,7 @@ int first_time(const char *rule, const char *key);
 const char *arm_id(struct walk_ctx *ctx, struct position pos, char *buf,
 		   size_t len);
 void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
-	       struct expression *wq);
+	       struct expression *wq, int work);
 struct expression *find_kthread_create(struct expression *e);
 
 #endif

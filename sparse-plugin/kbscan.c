@@ -206,6 +206,9 @@ static struct symbol *element_struct(struct expression *arg, struct symbol *p)
 	e = strip_expr(e->unop);
 	if (e && e->type == EXPR_BINOP && e->op == '+')
 		e = strip_expr(e->left);
+	/* the parameter's value: a load of it, "*(&devs)" */
+	if (e && e->type == EXPR_PREOP && e->op == '*')
+		e = strip_expr(e->unop);
 	if (!e || e->type != EXPR_SYMBOL || e->symbol != p)
 		return NULL;
 	t = pointee_struct(t->ctype.base_type);

@@ -481,6 +481,26 @@ q << unreg_any.q;
 
 so_unreg.add(so_key(q, NAME))
 
+// ... or taken back through the array that platform_add_devices() had
+// (platform_device_unregister(devs[i]) in a loop)
+@unreg_arr depends on pdarr && (org || report)@
+identifier pdadd.A;
+// modlife-gen begin unregister: generated from kb/api.tsv unregister, kb/teardown-words.txt (make cocci-gen)
+identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|disable|free|del|put|deactivate|destructor|uninitialize|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
+// modlife-gen end unregister
+expression E;
+position q;
+@@
+
+ UNREG(..., A@q[E], ...)
+
+@script:python depends on unreg_arr@
+NAME << pdarr.NAME;
+q << unreg_arr.q;
+@@
+
+so_unreg.add(so_key(q, NAME))
+
 @ctx depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && !patch && (context || org || report)@
 type T;
 identifier NAME;

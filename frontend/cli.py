@@ -122,6 +122,15 @@ def build_parser():
                     help="write one patch per module into DIR (git "
                     "format-patch layout, for git am or patch -p1) "
                     "instead of changing files")
+    fx.add_argument("--from", dest="author", default=None,
+                    metavar="'NAME <MAIL>'",
+                    help="with --format-patch: the patches' author "
+                    "(default: GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL, else "
+                    "user.name/user.email of your global git "
+                    "configuration; never the scanned tree's)")
+    fx.add_argument("--signoff", "-s", action="store_true",
+                    help="with --format-patch: end each message with the "
+                    "author's Signed-off-by")
     fx.add_argument("--kdir", default=None)
     fx.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     fx.add_argument("--assume-module", action="store_true",
@@ -323,10 +332,13 @@ def cmd_fix(a):
     def scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module,
                        cache_dir=cache_dir, progress=False)
+    from .fixing import patchmail
+    author = None
     try:
         if a.format_patch:
+            author = patchmail.identity(a.author)
             outputs.patch_dir(a.format_patch)
-    except outputs.OutputError as e:
+    except (outputs.OutputError, patchmail.IdentityError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2
     try:
@@ -353,7 +365,8 @@ def cmd_fix(a):
                               verifier, collect)
     if collect:
         try:
-            _write_patches(a.format_patch, collect, result["findings"], s)
+            _write_patches(a.format_patch, collect, result["findings"], s,
+                           author, a.signoff)
         except outputs.OutputError as e:
             sys.stderr.write("modlife: %s\n" % e)
             return 2
@@ -367,23 +380,43 @@ def cmd_fix(a):
     return 0
 
 
-def _write_patches(outdir, changes, findings, scanner):
+def _write_patches(outdir, changes, findings, scanner, author,
+                   signoff=False):
     """One patch per module (the scan's module of each changed file)."""
     from .fixing import patchmail
-    subjects = {r.name: r.fix_subject for r in RULES.values() if r.safe_fix}
+    subject_of = {r.name: r.fix_subject for r in RULES.values()
+                  if r.safe_fix}
     groups = {}
     for c in changes:
         key = scanner.mmap.resolve(c[2]).key
         groups.setdefault(key, []).append(c)
-    for n, key in enumerate(sorted(groups), 1):
+    module_of = {}
+    for f in findings:
+        path = os.path.abspath(f["file"])
+        if path not in module_of:
+            module_of[path] = scanner.mmap.resolve(f["file"]).key
+    plans = []
+    for key in sorted(groups):
         files = {os.path.abspath(c[2]) for c in groups[key]}
         mine = [f for f in findings if os.path.abspath(f["file"]) in files
-                and f["rule"] in subjects]
-        text = patchmail.compose(os.path.basename(key), groups[key], mine,
-                                 subjects)
-        subject = text.split("Subject: [PATCH] ", 1)[1].split("\n", 1)[0]
-        name = os.path.join(outdir, patchmail.slug(subject, n))
-        outputs.write_new(name, text)
+                and f["rule"] in subject_of]
+        others = [f for f in findings if f not in mine and
+                  module_of[os.path.abspath(f["file"])] == key]
+        module = os.path.basename(key)
+        rules = sorted({f["rule"] for f in mine})
+        prefix = patchmail.prefix(groups[key], module)
+        tags, stable = patchmail.fixes(mine)
+        plans.append({
+            "author": author, "module": module, "changes": groups[key],
+            "findings": mine, "others": others, "rules": rules,
+            "prefix": prefix, "subject_of": subject_of,
+            "subject": patchmail.subject(prefix, rules, subject_of),
+            "tag": patchmail.tree_tag(groups[key]), "fixes": tags,
+            "stable": stable, "signoff": signoff})
+    patchmail.distinct(plans)
+    for n, p in enumerate(plans, 1):
+        name = os.path.join(outdir, patchmail.slug(p["subject"], n))
+        outputs.write_new(name, patchmail.compose(p))
         sys.stdout.write("%s\n" % name)
 
 

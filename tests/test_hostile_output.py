@@ -227,8 +227,9 @@ class PatchMailTest(unittest.TestCase):
             self.assertEqual(len(patches), 1)
             git(repo, "am", "-q", os.path.join(tmp, "p", patches[0]))
             msg = git(repo, "log", "-1", "--format=%B")
-            self.assertIn("diff -x.c:73:", msg)
-            self.assertIn("Found and changed by modlife", msg)
+            self.assertIn("mchar_fops is the operations of misc device",
+                          msg)
+            self.assertIn("Found by the modlife static checker", msg)
             with open(os.path.join(repo, "dn", "diff -x.c")) as f:
                 self.assertIn("THIS_MODULE", f.read())
 

@@ -14,6 +14,13 @@ MODLIFE = os.path.join(ROOT, "modlife")
 SPARSE = os.path.join(ROOT, "sparse-plugin", "modlife-sparse")
 KB = os.path.join(ROOT, "kb", "owner-reads.tsv")
 
+# fix --format-patch writes the user as the author: the tests' user is
+# this one, whatever the machine's git configuration holds (tests of the
+# identity itself set their own environment)
+AUTHOR = ("Ada Tester", "ada@example.org")
+os.environ.setdefault("GIT_AUTHOR_NAME", AUTHOR[0])
+os.environ.setdefault("GIT_AUTHOR_EMAIL", AUTHOR[1])
+
 
 def kdir():
     from frontend.paths import default_kdir

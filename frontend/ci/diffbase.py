@@ -23,7 +23,8 @@ import threading
 from ..tree import fswalk
 
 # hooks git could still look up are off, whatever the repository says
-GIT = ["git", "--literal-pathspecs", "-c", "core.fsmonitor=false",
+GIT = ["git", "--no-pager", "--literal-pathspecs",
+       "-c", "core.fsmonitor=false",
        "-c", "core.hooksPath=/dev/null", "-c", "core.quotePath=false"]
 
 # a git call that takes longer is stopped (a FIFO where git expects a
@@ -32,26 +33,32 @@ GIT_TIMEOUT = 600
 
 
 def git_env():
-    """git's environment: no pager, no prompt, and no lazy fetch where
-    git knows the switch (2.44 and later; older ones are refused a
-    repository that could fetch, see lazy_fetch())."""
+    """git's environment: no pager, no prompt, no system-wide
+    configuration, and no lazy fetch where git knows the switch (2.44
+    and later; older ones are refused a repository that could fetch, see
+    lazy_fetch())."""
     return dict(os.environ, GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0",
-                GIT_NO_LAZY_FETCH="1", GIT_OPTIONAL_LOCKS="0")
+                GIT_NO_LAZY_FETCH="1", GIT_OPTIONAL_LOCKS="0",
+                GIT_CONFIG_NOSYSTEM="1")
 
 
 class DiffError(Exception):
     pass
 
 
-def _git(top, args, text=True):
+def git_read(top, args, text=True, options=(), timeout=GIT_TIMEOUT):
+    """The output of a git command that only reads, run in top under the
+    distrust above (options: more "-c key=value" pairs); DiffError when
+    git fails, cannot run or takes longer than timeout. Every reader of
+    a scanned tree's history goes through here."""
     try:
-        res = subprocess.run(GIT + ["-C", top] + args,
+        res = subprocess.run(GIT + list(options) + ["-C", top] + args,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              stdin=subprocess.DEVNULL, env=git_env(),
-                             timeout=GIT_TIMEOUT)
+                             timeout=timeout)
     except subprocess.TimeoutExpired:
         raise DiffError("git %s in %s: no answer in %d s"
-                        % (args[0], top, GIT_TIMEOUT))
+                        % (args[0], top, timeout))
     except OSError as e:
         raise DiffError("cannot run git: %s" % e)
     if res.returncode != 0:
@@ -59,6 +66,10 @@ def _git(top, args, text=True):
             "utf-8", "replace").strip()))
     return res.stdout.decode("utf-8", "surrogateescape") if text \
         else res.stdout
+
+
+def _git(top, args, text=True):
+    return git_read(top, args, text)
 
 
 # configuration that makes git fetch a missing object from a remote: for

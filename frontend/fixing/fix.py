@@ -20,6 +20,7 @@ import subprocess
 import tempfile
 
 from .. import paths
+from . import align
 from ..scanning.cocci_engine import TIMEOUT, spatch_options
 from ..tree.fswalk import MAX_SOURCE, open_regular
 from ..ci.report import display as shown_text, lead
@@ -245,7 +246,8 @@ def run(plan, dry_run, out, err, verifier=None, collect=None):
                 writable_target(path)
             new, problem = fix_file(path, scripts(plan[path]), old)
             if new is not None:
-                new = line_endings_like(old, new)
+                # the table's alignment, then its line ends
+                new = line_endings_like(old, align.fields(old, new))
                 refused = _refusal(path, old, new, plan[path], verifier)
                 if refused:
                     # the tool declining is no error of the input

@@ -1,77 +1,83 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """modlife fix --format-patch DIR: one patch per module, in the layout of
-git format-patch (git am applies it; patch -p1 too), with a subject in
-the kernel's style and a body from the rule pages. No Signed-off-by:
-that is the sender's to give.
-
-The subject's prefix is the one the file's history uses most ("misc:
-mchar:" from "misc: mchar: fix ..."), read with git log under the same
-distrust as --diff-base (no hook, signature program or pager runs), or
-the file's directory in its tree when there is no history."""
-import collections
+git format-patch (git am applies it; patch -p1 too), written as the
+subsystem's maintainer expects it:
+- the subject's prefix as the subsystem writes it (subjects.py: the
+  file's history, its directory's, MAINTAINERS and kb/subject-prefixes.tsv;
+  never a raw path), at most 72 characters, distinct within a run;
+  [PATCH net] and the like where MAINTAINERS names such a tree;
+- the author is the user (--from, else GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL,
+  else user.name/user.email of the user's own git configuration; never the
+  scanned tree's), as git format-patch makes the committer the author;
+- the body says, for the objects changed, what the core does with them,
+  what a user does to hit the bug and what the change does (bodies.py),
+  lists what the patch leaves in the module, and credits the checker;
+- Fixes: the commit that added each object, when the tree has history,
+  and Cc: stable when such a commit is in a release; nothing is guessed
+  without history. No Signed-off-by unless asked (--signoff): that is
+  the sender's to give."""
 import os
 import re
-import subprocess
+import tempfile
 import time
 
-from .. import paths
 from ..ci import diffbase
-from ..ci.baseline import tree_path
 from ..ci.report import display
+from . import bodies, history, subjects
 
-_GIT = diffbase.GIT + ["-c", "log.showSignature=false",
-                       "-c", "gpg.program=false"]
+MAX_SUBJECT = 72
+
+# shorter words for a subject that would be too long
+_SHORT = {
+    "missing-owner": "set the owner of the file operations",
+    "cdev-owner": "set the owner of the cdev",
+    "static-object": "allocate the device in the core",
+    "empty-release": "free the device in its release",
+    "exit-no-rcu-barrier": "wait for RCU callbacks on unload",
+}
 
 
-def _history_prefix(path):
-    d = os.path.dirname(os.path.abspath(path))
-    if diffbase.lazy_fetch(d):
-        return None     # git log could fetch, running what the repo names
+class IdentityError(Exception):
+    pass
+
+
+def _global_config(key):
+    """A key of the user's own git configuration (~/.gitconfig,
+    $XDG_CONFIG_HOME/git/config), never a repository's."""
     try:
-        res = subprocess.run(
-            _GIT + ["-C", d, "log", "--no-show-signature", "--format=%s",
-                    "-n", "200", "--", os.path.basename(path)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, timeout=60,
-            env=diffbase.git_env())
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if res.returncode:
-        return None
-    count = collections.Counter()
-    for subj in res.stdout.decode("utf-8", "replace").splitlines():
-        m = re.match(r"^((?:[\w./+-]+: )+)", subj.strip())
-        if m and not subj.lower().startswith(("merge", "revert")):
-            count[m.group(1).rstrip(": ").strip()] += 1
-    return count.most_common(1)[0][0] if count else None
-
-
-def prefix(path):
-    """The subject prefix for a change of path."""
-    found = _history_prefix(path)
-    if found:
-        return found
-    return os.path.dirname(tree_path(path)) or \
-        os.path.splitext(os.path.basename(path))[0]
-
-
-def _section(rule, title):
-    """The first paragraph of a section of the rule's docs page."""
-    page = os.path.join(paths.ROOT, "docs", "rules", rule + ".md")
-    try:
-        with open(page, encoding="utf-8") as f:
-            text = f.read()
-    except OSError:
+        return diffbase.git_read(tempfile.gettempdir(),
+                                 ["config", "--global", "--get", key]).strip()
+    except diffbase.DiffError:
         return ""
-    m = re.search(r"^## %s[^\n]*\n+(.*?)(?:\n\n|\n## |\Z)" % title,
-                  text, re.S | re.M)
-    return " ".join(m.group(1).split()) if m else ""
+
+
+def identity(given=None):
+    """"Name <mail>" of the patches' author: given (--from), else
+    GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, else the user's global git
+    configuration. IdentityError when there is none or it is not one
+    line of that form."""
+    if given:
+        ident = given.strip()
+    else:
+        name = os.environ.get("GIT_AUTHOR_NAME") or \
+            _global_config("user.name")
+        mail = os.environ.get("GIT_AUTHOR_EMAIL") or \
+            _global_config("user.email") or os.environ.get("EMAIL", "")
+        if not name or not mail:
+            raise IdentityError(
+                "no author for the patches: pass --from 'Name <mail>', or "
+                "set user.name and user.email with git config --global")
+        ident = "%s <%s>" % (name.strip(), mail.strip())
+    if not re.fullmatch(r"[^<>\n\r\x00]+ <[^<>\s@]+@[^<>\s@]+>", ident):
+        raise IdentityError("not an author of the form 'Name <mail>': %r"
+                            % ident)
+    return ident
 
 
 def _wrap(text, width=72, indent=""):
     out, line = [], ""
     for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
+        if line and len(line) + 1 + len(word) > width - len(indent):
             out.append(line)
             line = word
         else:
@@ -81,50 +87,130 @@ def _wrap(text, width=72, indent=""):
     return "\n".join(indent + ln for ln in out)
 
 
-def _identity():
-    name = os.environ.get("GIT_AUTHOR_NAME") or "modlife"
-    mail = os.environ.get("GIT_AUTHOR_EMAIL") or "modlife@invalid"
-    return "%s <%s>" % (name, mail)
+def _lead_rule(rules):
+    """The rule whose words name a patch of several rules' fixes."""
+    if "static-object" in rules:
+        # the conversion removes the static object's empty release too
+        return "static-object"
+    if set(rules) <= {"missing-owner", "cdev-owner"}:
+        return "missing-owner"      # both pin the module while files open
+    return rules[0] if len(rules) == 1 else None
 
 
-def FIX_WHY(rule):
-    from .fixscan import FIXES
-    return FIXES.get(rule, (False, ""))[1]
+def _phrase(rules, subject_of):
+    if _lead_rule(rules):
+        return subject_of[_lead_rule(rules)]
+    return "fix module unload lifetime bugs"
 
 
-def compose(module, changes, findings, subjects):
-    """One patch: changes [(label, diff text, path)], the module's findings
-    (with rule, message, file, line) and the rules' subject phrases."""
-    rules = sorted({f["rule"] for f in findings})
-    lead = changes[0][2]
-    what = subjects[rules[0]] if len(rules) == 1 else \
-        "fix unload lifetime bugs (%s)" % ", ".join(rules)
-    # one line whatever a directory name holds (a newline would start a
-    # mail header)
-    subject = display("%s: %s" % (prefix(lead), what))
-    body = []
+def subject(prefix, rules, subject_of):
+    """"prefix: what changes", at most MAX_SUBJECT characters when the
+    words allow."""
+    long = _phrase(rules, subject_of)
+    short = _SHORT.get(_lead_rule(rules), "fix unload lifetime bugs")
+    parts = prefix.split(" ")
+    trimmed = " ".join(parts[:1] + parts[-1:]) if len(parts) > 2 else prefix
+    for p, w in ((prefix, long), (prefix, short), (trimmed, short)):
+        s = "%s %s" % (p, w)
+        if len(s) <= MAX_SUBJECT:
+            return s
+    return "%s %s" % (trimmed, short)
+
+
+def fixes(findings):
+    """[(id, subject)] of the commits that added the patch's objects,
+    oldest first, and whether one is in a release."""
+    seen = {}
     for f in findings:
+        name = bodies.object_name(f)
+        found = history.introduced(f["file"], name) if name else None
+        if found and found[0] not in seen:
+            seen[found[0]] = (found, f["file"])
+    tags = [v[0] for v in seen.values()][:3]
+    stable = any(history.released(path, c[0]) for c, path in seen.values())
+    return tags, stable
+
+
+def _diffstat(changes):
+    rows, plus, minus = [], 0, 0
+    width = max(len(c[0]) for c in changes)
+    for label, diff, _ in changes:
+        lines = diff.splitlines()
+        a = sum(1 for ln in lines if ln.startswith("+") and
+                not ln.startswith("+++"))
+        r = sum(1 for ln in lines if ln.startswith("-") and
+                not ln.startswith("---"))
+        plus, minus = plus + a, minus + r
+        rows.append(" %-*s | %d %s" % (width, label, a + r,
+                                       "+" * a + "-" * r))
+    n = len(changes)
+    total = " %d file%s changed" % (n, "" if n == 1 else "s")
+    if plus:
+        total += ", %d insertion%s(+)" % (plus, "" if plus == 1 else "s")
+    if minus:
+        total += ", %d deletion%s(-)" % (minus, "" if minus == 1 else "s")
+    return "\n".join(rows + [total])
+
+
+def compose(p):
+    """The text of one patch. p: {author, subject, tag, changes [(label,
+    diff, path)], findings, others, fixes, stable, module, rules,
+    signoff}."""
+    diff = "".join(c[1] for c in p["changes"])
+    paras = [_wrap(display(t)) for t in bodies.describe(p["findings"],
+                                                         diff)]
+    left = bodies.left(p["others"])
+    if left:
         # indented: git am ends the message at a line that begins with
         # "diff -", "---" or "Index: ", and a name can begin so
-        body.append(_wrap("%s:%d: %s" % (
-            display(os.path.basename(f["file"])), f["line"],
-            display(f["message"])), 70, "  "))
-    for r in rules:
-        why = _section(r, "Why")
-        if why and "```" not in why:
-            body.append(_wrap(why.replace("`", "")))
-        why = FIX_WHY(r)
-        body.append(_wrap("The change %s. Found and changed by modlife "
-                          "(the safe pattern of rule %s)." % (
-                              why[:1].lower() + why[1:], r)))
+        paras.append("Not changed here, in the same module:\n" + "\n".join(
+            _wrap(display(ln), 72, "  ") for ln in left))
+    paras.append(_wrap("Found by the modlife static checker (%s)."
+                       % ", ".join(p["rules"])))
+    tags = ["Fixes: %s (\"%s\")" % (c, display(s)) for c, s in p["fixes"]]
+    if p["stable"]:
+        tags.append("Cc: stable@vger.kernel.org")
+    if p.get("signoff"):
+        tags.append("Signed-off-by: %s" % p["author"])
+    if tags:
+        paras.append("\n".join(tags))
     date = time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime())
-    files = sorted({c[0] for c in changes})
-    stat = "\n".join(" %s" % f for f in files)
     return ("From 0000000000000000000000000000000000000000 Mon Sep 17 "
-            "00:00:00 2001\nFrom: %s\nDate: %s\nSubject: [PATCH] %s\n\n%s\n"
-            "---\n%s\n %d file(s) changed (module %s)\n\n%s-- \nmodlife\n\n"
-            % (_identity(), date, subject, "\n\n".join(body), stat,
-               len(files), module, "".join(c[1] for c in changes)))
+            "00:00:00 2001\nFrom: %s\nDate: %s\nSubject: [PATCH%s] %s\n\n"
+            "%s\n---\n%s\n\n%s-- \nmodlife\n\n"
+            % (p["author"], date, " " + p["tag"] if p["tag"] else "",
+               display(p["subject"]), "\n\n".join(paras),
+               _diffstat(p["changes"]), diff))
+
+
+def prefix(changes, module):
+    """The subject prefix of a patch of changes in module."""
+    return subjects.common_prefix(sorted(
+        {subjects.prefix(c[2], module) for c in changes}))
+
+
+def tree_tag(changes):
+    tags = {subjects.tree_tag(c[2]) for c in changes}
+    return tags.pop() if len(tags) == 1 and None not in tags else None
+
+
+def distinct(plans):
+    """Makes the subjects of one run distinct: a repeated one gets the
+    lead file's name (or the module's) in its prefix."""
+    seen = {}
+    for p in plans:
+        seen.setdefault(p["subject"].lower(), []).append(p)
+    for same in seen.values():
+        if len(same) < 2:
+            continue
+        for p in same:
+            stem = os.path.splitext(os.path.basename(p["changes"][0][0]))[0]
+            name = stem if stem.lower() not in p["prefix"].lower() else \
+                p["module"]
+            p["prefix"] = "%s %s:" % (p["prefix"].rstrip(" -"), name) \
+                if p["prefix"].endswith(":") else \
+                "%s %s:" % (p["prefix"], name)
+            p["subject"] = subject(p["prefix"], p["rules"], p["subject_of"])
 
 
 def slug(subject, n):

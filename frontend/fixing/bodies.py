@@ -218,11 +218,31 @@ def describe(findings, diff):
     return out
 
 
+def _short(f):
+    """A finding in a few words: the object and what is wrong with it."""
+    msg = f["message"]
+    m = _OWNER.match(msg)
+    if m:
+        return "%s (%s) has no .owner" % m.group(1, 2)
+    m = _STATIC.match(msg)
+    if m:
+        return "%s (%s) lives in module data" % m.groups()
+    m = _EMPTY.match(msg)
+    if m:
+        return "%s(), a %s, does nothing" % m.groups()
+    m = re.match(r"^(\w+)\(\), the ([\w .]+?) callback of", msg)
+    if m:
+        return "%s(), a %s, is module text" % m.groups()
+    return msg.split(": ")[0]
+
+
 def left(others):
-    """One line per finding of the module the patch does not fix."""
+    """One item per finding of the module the patch does not fix."""
     out = []
     for f in sorted(others, key=lambda f: (f["file"], f["line"])):
-        what = f["message"].split(": ")[0]
-        out.append("%s:%d: %s [%s]" % (os.path.basename(f["file"]),
-                                       f["line"], what, f["rule"]))
+        r = RULES.get(f["rule"])
+        why = "" if r is None or r.safe_fix else " (no automatic fix)"
+        out.append("%s:%d: %s [%s]%s" % (os.path.basename(f["file"]),
+                                         f["line"], _short(f), f["rule"],
+                                         why))
     return out

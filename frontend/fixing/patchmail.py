@@ -97,6 +97,12 @@ def _lead_rule(rules):
     return rules[0] if len(rules) == 1 else None
 
 
+def _hang(text):
+    """An item: its first line indented by two, the others by four."""
+    lines = _wrap(text, 73).split("\n")
+    return "\n".join(["  " + lines[0]] + ["    " + ln for ln in lines[1:]])
+
+
 def _phrase(rules, subject_of):
     if _lead_rule(rules):
         return subject_of[_lead_rule(rules)]
@@ -163,8 +169,8 @@ def compose(p):
     if left:
         # indented: git am ends the message at a line that begins with
         # "diff -", "---" or "Index: ", and a name can begin so
-        paras.append("Not changed here, in the same module:\n" + "\n".join(
-            _wrap(display(ln), 72, "  ") for ln in left))
+        paras.append("Left as they are, in the same module:\n" + "\n".join(
+            _hang(display(ln)) for ln in left))
     paras.append(_wrap("Found by the modlife static checker (%s)."
                        % ", ".join(p["rules"])))
     tags = ["Fixes: %s (\"%s\")" % (c, display(s)) for c, s in p["fixes"]]

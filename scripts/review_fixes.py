@@ -40,14 +40,16 @@ def read_patch(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     files = re.findall(r"^\+\+\+ b/(\S+)$", text, re.M)
-    subject = re.search(r"^Subject: \[PATCH\] (.*)$", text, re.M)
+    subject = re.search(r"^Subject: \[PATCH[^\]\n]*\] (.*)$", text, re.M)
+    # "Found by the modlife static checker (rule, rule)."
+    credit = re.search(r"static\s+checker\s+\(([a-z,\s-]+)\)", text)
     # patches of several runs share numbers: name the directory too
     name = os.path.join(os.path.basename(os.path.dirname(path)),
                         os.path.basename(path))
     return {"patch": name, "path": path, "files": files,
             "subject": subject.group(1) if subject else "",
-            "rules": sorted(set(re.findall(r"pattern\s+of\s+rule\s+([a-z-]+)",
-                                           text)))}
+            "rules": sorted(set(re.findall(r"[a-z-]+", credit.group(1))))
+            if credit else []}
 
 
 def with_dependencies(kconfig, options, depth=3):

@@ -175,10 +175,11 @@ def maintainers_prefix(path, module=None):
     maint = Maintainers.of(top)
     subsystem = re.split(r"[:/ ]", form)[0] or "-"
     part = None
-    if "{part}" in form:
+    if "{part}" in form or "{slashed}" in form:
         part = _section_part(base, rel, maint) or \
             _module_part(module, subsystem, rel) or _stem(rel)
     text = form.format(stem=_stem(rel), part=part or "",
+                       slashed=(part or "").replace(": ", "/"),
                        rel=os.path.splitext(rel[len(base) + 1:])[0])
     return text
 

@@ -134,7 +134,8 @@ class ScanDrivenFixTest(unittest.TestCase):
             d = copy_module("platform-misc-bug", tmp)
             res = self.fix(d)
             self.assertEqual(res.returncode, 0, res.stderr)
-            self.assertIn("+\t.owner = THIS_MODULE,", res.stdout)
+            # aligned as the table's other fields
+            self.assertIn("+\t.owner\t= THIS_MODULE,", res.stdout)
             self.assertEqual(kbuild(d).returncode, 0)
             rc, result, err = scan([d])
             self.assertEqual((rc, result["findings"]), (0, []), err)

@@ -247,10 +247,20 @@ class SubjectTest(unittest.TestCase):
             for rel in want:
                 path = os.path.join(tree, rel)
                 write(path, "placeholder\n")
-                got[rel] = (subjects.prefix(path, modules.get(rel)),
-                            subjects.tree_tag(path))
+                # as a patch of the file gets them
+                got[rel] = (patchmail.prefix([(rel, "", path)],
+                                             modules.get(rel)),
+                            patchmail.tree_tag([(rel, "", path)]))
             self.maxDiff = None
             self.assertEqual(got, want)
+
+    def test_one_prefix_for_several_files(self):
+        self.assertEqual(subjects.common_prefix(["hwmon: (asus_atk0110)"]),
+                         "hwmon: (asus_atk0110)")
+        self.assertEqual(subjects.common_prefix(
+            ["Input: edt-ft5x06 -", "Input: ili210x -"]), "Input:")
+        self.assertEqual(subjects.common_prefix(
+            ["wifi: mt76: mt7915:", "wifi: mt76: mt7921:"]), "wifi: mt76:")
 
     def test_subjects_fit_and_differ(self):
         long_prefix = "platform/x86: intel: telemetry: debugfs:"

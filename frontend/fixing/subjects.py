@@ -216,13 +216,13 @@ def prefix(path, module=None):
 
 def common_prefix(prefixes):
     """One prefix for a patch of several files: theirs when they agree,
-    else the parts they share."""
-    split = [p.split(" ") for p in prefixes]
+    else the leading parts they share ("ASoC:"), else the first."""
+    if len(set(prefixes)) == 1:
+        return prefixes[0]
+    split = [history.parse(p + " x") or [p] for p in prefixes]
     out = []
     for parts in zip(*split):
         if len(set(parts)) != 1:
             break
         out.append(parts[0])
-    while out and not out[-1].endswith(":"):
-        out.pop()
     return " ".join(out) or prefixes[0]

@@ -188,7 +188,7 @@ class PatchMailTest(unittest.TestCase):
     def test_body_lines_cannot_end_the_message(self):
         """git am ends a commit message at a line that begins with
         'diff -', '---' or 'Index: ' (and reads 'From:' first in the body
-        as the author): no finding line begins so."""
+        as the author): no line about a finding begins so."""
         from frontend.fixing import patchmail
         with TempDir() as tmp:
             names = ["diff -x.c", "--- y.c", "Index: z.c", "From: e@vil.c"]
@@ -198,10 +198,13 @@ class PatchMailTest(unittest.TestCase):
             changes = [("d/a.c", "--- a/d/a.c\n+++ b/d/a.c\n@@ -1 +1 @@\n"
                         "-a\n+b\n", os.path.join(tmp, "n\nSubject: x",
                                                  "a.c"))]
-            mail = patchmail.compose("m", changes, findings,
-                                     {"missing-owner": "pin it"}).encode()
+            mail = patchmail.compose({
+                "author": "Ann Author <ann@example.org>", "module": "m",
+                "changes": changes, "findings": [], "others": findings,
+                "rules": ["missing-owner"], "fixes": [], "stable": False,
+                "tag": None, "subject": "n\nSubject: x: pin it"}).encode()
         info, msg, patch = _mailinfo(mail)
-        self.assertIn("Author: modlife", info)
+        self.assertIn("Author: Ann Author", info)
         for n in names:
             self.assertIn("%s:5: m" % n, msg)
         self.assertTrue(patch.startswith("---\n") or

@@ -28,7 +28,12 @@
 //# helpers in other files, the remove callbacks that
 //# platform_driver_unregister() runs, and waits reached through function
 //# pointers.  The patch does not touch a kfree() that follows the removed
-//# wait.
+//# wait.  Timed waits (wait_for_completion_timeout()) are reported here,
+//# which the sparse engine leaves out as waits that end by themselves;
+//# and waits that only a file's ->release or a kref release ends (no
+//# put before them) are the sparse engine's alone: telling those
+//# signallers apart needs the function tables and kref_put() arguments
+//# of the whole module.
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 The modlife authors.

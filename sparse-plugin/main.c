@@ -632,6 +632,7 @@ int main(int argc, char **argv)
 
 	FOR_EACH_PTR(filelist, file) {
 		tu_begin(file, is_module, modname);
+		tu.kb_scan = kb_mode;
 		current_file = file;
 		prepare_crash_report(file);
 		/* what earlier files said is complete if this one crashes */

@@ -15,6 +15,7 @@ struct tu_state {
 	const char *file;	/* main file, as given */
 	int stream;		/* its stream number */
 	int is_module;		/* compiled with -DMODULE */
+	int kb_scan;		/* --modlife-kb-scan: facts for the knowledge file */
 	const char *modname;	/* KBUILD_MODNAME, or NULL */
 	struct symbol *init_fn;	/* module_init() target */
 	struct symbol *exit_fn;	/* module_exit() target */

@@ -66,6 +66,11 @@ STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
 # (flush_delayed_work() flushes "struct delayed_work.work")
 GENERIC = re.compile(r":struct (%s)\." % "|".join(
     map(re.escape, paths.kb_list("generic-wrappers"))))
+# ... or wait with no time limit for what a file's close or a kref release
+# signals (the "user-wait:" rows: check_exit_wait.c's kxwait facts)
+WAITS = re.compile(rb"\b(wait_event\w*|wait_for_completion\w*|"
+                   rb"prepare_to_wait\w*)\s*\(")
+LAST_REF = re.compile(rb"\bkref_put\w*\s*\(|\.release\s*=")
 MAX_ROUNDS = 6
 # an unregistration's name (i2c_del_adapter(), ntb_unregister_device())
 TEARDOWN_WORD = re.compile(r"(^|_)(del|unregister|free|%s)(_|$)" % "|".join(
@@ -142,6 +147,8 @@ def build(tree, kdir, jobs, out_path):
     files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
     # headers are checked as files of their own for their inline helpers
     files += candidates(os.path.join(tree, "include"), NESTED_ARG, ext=".h")
+    files += [f for f in candidates(tree, None, (EXPORT, WAITS, LAST_REF))
+              if f not in files]
     files += [f for f in candidates(tree, None, (EXPORT, _register_pattern()))
               + candidates(os.path.join(tree, "include"), _register_pattern(),
                            ext=".h") if f not in files]
@@ -151,7 +158,7 @@ def build(tree, kdir, jobs, out_path):
     params, args = {}, set()    # owner parameters copied, owners passed
     members = {}    # type -> {owner member name: how often read}
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
-    registers = {}
+    registers, user_waits = {}, {}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         for rnd in range(MAX_ROUNDS):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
@@ -167,9 +174,10 @@ def build(tree, kdir, jobs, out_path):
             teardown = set().union(*(p[4] for p in per_file))
             stops = _stop_helpers(per_file, teardown)
             registers = _register_helpers(per_file)
+            user_waits = _user_wait_helpers(per_file)
             new = (set(barriers) | {fn for fn in stops
                                     if fn in teardown} |
-                   {fn for fn, _ in registers}) - names
+                   {fn for fn, _ in registers} | set(user_waits)) - names
             names |= new
             if not new:
                 break
@@ -273,14 +281,19 @@ def build(tree, kdir, jobs, out_path):
             f.write("registers:%s:%d\t%s\t%s\n" % (
                 name, n, path or "-",
                 "held: %s" % held if held else "register: " + where))
+        f.write("# exported helpers that wait with no time limit for what "
+                "only a file's close signals: what each waits for, where\n")
+        for name in sorted(user_waits):
+            why, where = user_waits[name]
+            f.write("user-wait:%s\t%s\t%s\n" % (name, why, where))
     os.replace(tmp, out_path)
     print("modlife kb: %d types, %d merged, %d barrier helpers, %d stop "
-          "helpers (%d stops), %d registration helpers (%d held) from %d "
-          "files (%d not parsed) -> %s" % (
+          "helpers (%d stops), %d registration helpers (%d held), %d "
+          "user-wait helpers from %d files (%d not parsed) -> %s" % (
               len(matters), len(merges), len(barriers), len(stops),
               sum(len(k) for _, k in stops.values()), len(registers),
-              sum(1 for v in registers.values() if v[2]), len(done),
-              failed, out_path))
+              sum(1 for v in registers.values() if v[2]), len(user_waits),
+              len(done), failed, out_path))
     return 0
 
 
@@ -353,9 +366,9 @@ def _file_calls(facts, tree, header):
     teardown-like names the checker saw called or exported, parameters
     handed on [kparam fact], completions {(kdone|kwait, key, fn)},
     functions copying an owner parameter into a cdev, whether the file is
-    a header)."""
+    a header, waits only user space ends {fn: (why, where)})."""
     calls, exports, stops, defs, teardown = {}, {}, {}, {}, set()
-    params, completions, cdev_owner = [], set(), set()
+    params, completions, cdev_owner, user_waits = [], set(), set(), {}
     for x in facts:
         if x.get("k") == "kparam":
             x["where"] = "%s:%d %s()" % (os.path.relpath(x["file"], tree),
@@ -365,6 +378,9 @@ def _file_calls(facts, tree, header):
             completions.add((x["k"], x["key"], x["fn"]))
         elif x.get("k") == "owner_param" and x["to"] == "struct cdev":
             cdev_owner.add(x["fn"])
+        elif x.get("k") == "kxwait":
+            user_waits.setdefault(x["fn"], (x["why"], "%s:%d" % (
+                os.path.relpath(x["file"], tree), x["line"])))
         if x.get("teardown"):
             teardown.add(x.get("to") or x.get("fn"))
         if x.get("k") == "kcall":
@@ -379,7 +395,7 @@ def _file_calls(facts, tree, header):
                 and not GENERIC.search(x["key"]):
             stops.setdefault(x["fn"], set()).add(x["key"])
     return (calls, exports, stops, defs, teardown, params, completions,
-            cdev_owner, header)
+            cdev_owner, header, user_waits)
 
 
 def _node(i, defs, name):
@@ -430,7 +446,7 @@ def _register_helpers(per_file):
                  for n, x in enumerate(p[5])]
     # in source order, whatever order the files were checked in
     for *_, i, n in sorted(todo):
-        _, _, _, defs, _, params, _, cdev_owner, header = per_file[i]
+        _, _, _, defs, _, params, _, cdev_owner, header, _ = per_file[i]
         x = params[n]
         if header:
             defs = {}
@@ -489,6 +505,46 @@ def _stop_helpers(per_file, teardown):
                 have |= keys[n]
                 todo.append(p)
     return {fn: (w, keys[fn]) for fn, w in where.items() if keys.get(fn)}
+
+
+def _user_wait_helpers(per_file):
+    """{exported fn: (why, where)}: exported functions whose calls reach,
+    in their own file, a wait with no time limit that only a file's
+    ->release (or the kref release of a count a file's open takes)
+    signals there, or another exported helper that does."""
+    out = {}
+    changed = True
+    while changed:
+        changed = False
+        for calls, exports, *rest in per_file:
+            waits = rest[-1]
+            for fn, where in sorted(exports.items()):
+                if fn in out:
+                    continue
+                seen, todo = {fn}, [fn]
+                while todo:
+                    cur = todo.pop()
+                    hit = waits.get(cur)
+                    if hit:
+                        why, at = hit
+                        sig, wait = why.split("|", 1)
+                        via = "" if cur == fn else " (through %s())" % cur
+                        out[fn] = ("it waits%s in %s at %s, which only %s "
+                                   "signals" % (via, wait, at, sig), at)
+                    else:
+                        helper = sorted(calls.get(cur, set()) & set(out))
+                        if helper:
+                            out[fn] = ("it calls %s(): %s" % (
+                                helper[0], out[helper[0]][0]),
+                                out[helper[0]][1])
+                    if fn in out:
+                        changed = True
+                        break
+                    for t in sorted(calls.get(cur, ())):
+                        if t not in seen:
+                            seen.add(t)
+                            todo.append(t)
+    return out
 
 
 def _barrier_helpers(per_file):

@@ -89,6 +89,9 @@ static int nedges;
 
 static struct symbol_list *exported;
 
+/* file_operations tables of the file with an owner in their initializer */
+static struct symbol_list *owned;
+
 static void *grow(void *p, int n, size_t size)
 {
 	p = realloc(p, (n + 1) * size);
@@ -128,7 +131,7 @@ static struct fn_role *role_of(struct symbol *fn, int create)
 static void wait_begin_tu(void)
 {
 	nwaits = nputs = nsignals = nholds = nsleeps = nroles = nedges = 0;
-	exported = NULL;
+	exported = owned = NULL;
 }
 
 static int before(struct position a, struct position b)
@@ -185,9 +188,25 @@ static void wait_leaf(struct symbol *obj, struct symbol *member,
 		      struct expression *value, unsigned long offset)
 {
 	char key[KEYLEN];
+	struct symbol *c = member ? member_container(member) : NULL;
 
+	/* THIS_MODULE is a null pointer where the knowledge scan looks */
+	if (member && member->ident && is_owner_member(member) && c &&
+	    !strcmp(type_name(c), "struct file_operations"))
+		add_symbol(&owned, obj);
 	snprintf(key, sizeof(key), "obj:%s", sym_name(obj));
 	stored(member, value, key);
+}
+
+static int table_owned(const char *key)
+{
+	struct symbol *s;
+
+	FOR_EACH_PTR(owned, s) {
+		if (!strcmp(key + 4, sym_name(s)))
+			return 1;
+	} END_FOR_EACH_PTR(s);
+	return 0;
 }
 
 static void wait_assign(struct walk_ctx *ctx, struct expression *expr)
@@ -438,13 +457,6 @@ static void derive_roles(void)
 	}
 }
 
-static unsigned int roles_of(struct symbol *fn)
-{
-	struct fn_role *r = role_of(fn, 0);
-
-	return r ? r->roles : 0;
-}
-
 /* The signals of @key: what they say about who ends a wait on it. */
 static void provide_signals(void)
 {
@@ -516,14 +528,18 @@ static struct fn_role *user_signaller(const char *key)
 	return NULL;
 }
 
+/* an open of a table without an owner takes a reference on @kref */
 static int opens_hold(const char *kref)
 {
 	int i;
 
-	for (i = 0; i < nholds; i++)
-		if (!strcmp(holds[i].key, kref) &&
-		    (roles_of(holds[i].fn) & ROLE_FILE_OPEN))
+	for (i = 0; i < nholds; i++) {
+		struct fn_role *r = role_of(holds[i].fn, 0);
+
+		if (!strcmp(holds[i].key, kref) && r &&
+		    (r->roles & ROLE_FILE_OPEN) && !table_owned(r->fops))
 			return 1;
+	}
 	return 0;
 }
 
@@ -562,8 +578,11 @@ static void kb_waits(void)
 
 			if (strcmp(signals[j].key, w->key))
 				continue;
-			if (r && (r->roles & ROLE_FILE_RELEASE))
+			if (r && (r->roles & ROLE_FILE_RELEASE) &&
+			    !table_owned(r->fops))
 				user = user ? user : r;
+			else if (r && (r->roles & ROLE_FILE_RELEASE))
+				other = 1;	/* an open pins some module */
 			else if (r && (r->roles & ROLE_KREF_RELEASE) &&
 				 opens_hold(r->kref))
 				user = user ? user : r;
@@ -596,6 +615,11 @@ static void new_shape(struct wait_site *w, int old_shape)
 		f = finding_new("unregister-wait-in-exit", w->pos, NULL);
 		finding_requires(f, KEY_USER_SIGNAL "%s", w->key);
 		finding_unless(f, KEY_OTHER_SIGNAL "%s", w->key);
+		/*
+		 * An exported helper's table with an owner pins some module:
+		 * a core copies its tables for its callers with their owner
+		 * (dvb_register_device()). Only a table without one pins none.
+		 */
 		finding_unless(f, KEY_PINNED_SIGNAL "%s", w->key);
 		if (old_shape)
 			finding_unless(f, KEY_RELEASE_COMPLETES "%s", w->key);

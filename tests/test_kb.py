@@ -293,6 +293,103 @@ MODULE_LICENSE("GPL");
 """
 
 
+UCORE_C = """\
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/wait.h>
+
+struct ucore {
+	atomic_t users;
+	wait_queue_head_t idle;
+	wait_queue_head_t busy;
+	wait_queue_head_t pinned;
+};
+static struct ucore uc;
+
+static int ucore_pinned_release(struct inode *inode, struct file *file)
+{
+	wake_up(&uc.pinned);
+	return 0;
+}
+
+static int ucore_release(struct inode *inode, struct file *file)
+{
+	if (atomic_dec_and_test(&uc.users))
+		wake_up(&uc.idle);
+	wake_up(&uc.busy);
+	return 0;
+}
+
+static const struct file_operations ucore_fops = {
+	.release = ucore_release,
+};
+
+static const struct file_operations ucore_pinned_fops = {
+	.owner = THIS_MODULE,
+	.release = ucore_pinned_release,
+};
+
+void ucore_pinned_gone(void)
+{
+	wait_event(uc.pinned, !atomic_read(&uc.users));
+}
+EXPORT_SYMBOL(ucore_pinned_gone);
+
+static void ucore_drain(void)
+{
+	wait_event(uc.idle, !atomic_read(&uc.users));
+}
+
+void ucore_unregister(void)
+{
+	ucore_drain();
+}
+EXPORT_SYMBOL(ucore_unregister);
+
+void ucore_quiesce(void)
+{
+	wait_event_timeout(uc.idle, !atomic_read(&uc.users), HZ);
+}
+EXPORT_SYMBOL(ucore_quiesce);
+
+void ucore_kick(void)
+{
+	wake_up(&uc.busy);
+}
+EXPORT_SYMBOL(ucore_kick);
+
+void ucore_settle(void)
+{
+	wait_event(uc.busy, !atomic_read(&uc.users));
+}
+EXPORT_SYMBOL(ucore_settle);
+"""
+
+UDRV_C = """\
+#include <linux/module.h>
+
+void ucore_unregister(void);
+void ucore_quiesce(void);
+
+static int __init udrv_init(void)
+{
+	return 0;
+}
+
+static void __exit udrv_exit(void)
+{
+	ucore_quiesce();
+	ucore_unregister();
+}
+
+module_init(udrv_init);
+module_exit(udrv_exit);
+MODULE_LICENSE("GPL");
+"""
+
+
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
     @rule if given, sorted."""
@@ -434,6 +531,40 @@ EXPORT_SYMBOL(act_register);
                              before.stderr)
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(after.stdout, "", after.stderr)
+
+    def test_user_wait_helpers(self):
+        """An exported helper that waits with no time limit (through a
+        static function) for what only a file's ->release signals is a
+        user-wait row; a timed wait, a wait queue that a plain
+        exported function also wakes, and one that only the ->release of
+        a table with an owner wakes (the open pins some module), are
+        not. A module whose exit calls
+        the helper is reported there with the generated knowledge."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            d = os.path.join(tree, "drivers", "misc", "ucore")
+            write(os.path.join(d, "ucore.c"), UCORE_C)
+            write(os.path.join(d, "udrv.c"), UDRV_C)
+            write(os.path.join(d, "Kbuild"), "obj-m += ucore.o udrv.o\n")
+            out, rows = self.knowledge(tree, tmp, "user-wait:")
+            self.assertEqual([r[0] for r in rows],
+                             ["user-wait:ucore_unregister"])
+            self.assertIn("ucore_release() (the ->release of 'ucore_fops')",
+                          rows[0][1])
+            self.assertEqual(rows[0][2], "drivers/misc/ucore/ucore.c:46")
+
+            drv = os.path.join(d, "udrv.c")
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
+            self.assertEqual(run(cmd).stdout, "")
+            after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(warned_at(after.stdout,
+                                       "unregister-wait-in-exit"),
+                             ["udrv.c:14:25"], after.stderr)
+            self.assertIn("udrv_exit -> ucore_unregister(): it waits "
+                          "(through ucore_drain()) in wait_event() on "
+                          "'struct ucore.idle'", after.stdout)
 
     def test_registration_helpers(self):
         """Exported helpers (and a header's inline wrappers) that register

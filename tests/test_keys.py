@@ -26,7 +26,8 @@ GEN = os.path.join(ROOT, "scripts", "gen_keys_doc.py")
 # header of kb/keys.tsv says what each is): object keys, knowledge-file
 # row tags, what the may graph's facts name; sparse's "error:"
 NOT_KEYS = {"obj", "var", "devs-of", "stops", "barrier", "registers",
-            "merge", "owner-member", "wq", "wq-local", "thread", "error"}
+            "merge", "owner-member", "user-wait", "wq", "wq-local", "thread",
+            "error"}
 # the calls that take keys, and which of their arguments are keys
 KEY_CALLS = {"provide": (0,), "implies": (0, 1), "provide_if_reached": (1,),
              "provide_if_may_reach": (1,), "provide_unless_exported": (1,),

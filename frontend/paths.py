@@ -61,6 +61,15 @@ def kb_api():
                 if "\t" in line and not line.startswith("#")]
 
 
+def kb_table(path):
+    """(line number, columns) of each row of a tab-separated kb/ table,
+    blank lines and "#" comments left out."""
+    with open(path, encoding="utf-8") as f:
+        return [(n, line.rstrip("\n").split("\t"))
+                for n, line in enumerate(f, 1)
+                if line.strip() and not line.startswith("#")]
+
+
 def docs_dir():
     return _first(os.path.join(ROOT, "docs"))
 

@@ -17,15 +17,11 @@ EFFECTS = os.path.join("kb", "owner-effects.tsv")
 def _effects(path=None):
     out = {}
     path = path or os.path.join(paths.ROOT, EFFECTS)
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) != 4:
-                raise ValueError("%s:%d: %d columns, not 4"
-                                 % (path, n, len(cols)))
-            out[cols[0]] = tuple(cols[1:])
+    for n, cols in paths.kb_table(path):
+        if len(cols) != 4:
+            raise ValueError("%s:%d: %d columns, not 4"
+                             % (path, n, len(cols)))
+        out[cols[0]] = tuple(cols[1:])
     return out
 
 

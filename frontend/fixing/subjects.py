@@ -18,17 +18,13 @@ TABLE = os.path.join("kb", "subject-prefixes.tsv")
 def _load(path=None):
     forms, trees = {}, []
     path = path or os.path.join(paths.ROOT, TABLE)
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.startswith("#"):
-                continue
-            cols = line.rstrip("\n").split("\t")
-            if len(cols) != 3 or cols[0] not in ("form", "tree"):
-                raise ValueError("%s:%d: not a row of the table" % (path, n))
-            if cols[0] == "form":
-                forms[cols[1].rstrip("/")] = cols[2]
-            else:
-                trees.append((re.compile(cols[1]), cols[2]))
+    for n, cols in paths.kb_table(path):
+        if len(cols) != 3 or cols[0] not in ("form", "tree"):
+            raise ValueError("%s:%d: not a row of the table" % (path, n))
+        if cols[0] == "form":
+            forms[cols[1].rstrip("/")] = cols[2]
+        else:
+            trees.append((re.compile(cols[1]), cols[2]))
     return forms, trees
 
 

@@ -49,8 +49,8 @@ static void work_finding(struct walk_ctx *ctx, struct expression *call,
 			if (!early)
 				fact_queued(key, k);
 		}
-	} else {
-		finding_unless(f, KEY_EXIT_CALLS "flush_scheduled_work");
+	} else if (system_wq_flush()) {
+		finding_unless(f, KEY_EXIT_CALLS "%s", system_wq_flush());
 	}
 	unless_sock_pinned(f, nth_arg(call, q->a));
 	/* "schedule_work(&x->dwork.work)": cancelling x->dwork stops it */

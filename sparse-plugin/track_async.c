@@ -573,11 +573,39 @@ static void on_module_put(struct walk_ctx *ctx, struct expression *call,
 		provide(KEY_PINS "%s", sym_name(ctx->fn));
 }
 
+/*
+ * Flushing the system queue, by kb/api.tsv's system-wq-stop function or by
+ * handing its system-wq queue to a queue flush, provides one key named
+ * after that function.
+ */
+const char *system_wq_flush(void)
+{
+	const struct api_row *r = api_first("system-wq-stop");
+
+	return r ? r->name : NULL;
+}
+
+static void flushes_system_wq(struct walk_ctx *ctx)
+{
+	char key[KEYLEN];
+
+	if (!system_wq_flush())
+		return;
+	snprintf(key, sizeof(key), KEY_EXIT_CALLS "%s", system_wq_flush());
+	provide_if_may_reach(sym_name(ctx->fn), key);
+}
+
+static int is_system_wq(const char *key)
+{
+	const struct api_row *r = api_first("system-wq");
+
+	return r && !strncmp(key, "obj:", 4) && !strcmp(key + 4, r->name);
+}
+
 static void on_flush_scheduled(struct walk_ctx *ctx, struct expression *call,
 			       const char *name, const struct api_row *row)
 {
-	provide_if_may_reach(sym_name(ctx->fn),
-			     KEY_EXIT_CALLS "flush_scheduled_work");
+	flushes_system_wq(ctx);
 }
 
 static void on_work_stop(struct walk_ctx *ctx, struct expression *call,
@@ -618,9 +646,8 @@ static void on_wq_stop(struct walk_ctx *ctx, struct expression *call,
 		reached_both(ctx->fn, KEY_EXIT_CANCELS_WQ, t);
 	waits_for_queue(ctx->fn, q, key);
 	/* flush_scheduled_work() expands to this */
-	if (!strcmp(key, "obj:system_wq"))
-		provide_if_may_reach(sym_name(ctx->fn),
-				     KEY_EXIT_CALLS "flush_scheduled_work");
+	if (is_system_wq(key))
+		flushes_system_wq(ctx);
 }
 
 static void on_timer_stop(struct walk_ctx *ctx, struct expression *call,

@@ -20,5 +20,6 @@ const char *arm_id(struct walk_ctx *ctx, struct position pos, char *buf,
 void track_arm(struct walk_ctx *ctx, struct position pos, const char *key,
 	       struct expression *wq, int work);
 struct expression *find_kthread_create(struct expression *e);
+const char *system_wq_flush(void);
 
 #endif

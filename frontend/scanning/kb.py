@@ -61,7 +61,8 @@ STOP = _stop_pattern()
 # member mean the same object in the caller's file
 STOP_KEYS = ("exit-cancels:struct ", "exit-cancels-wq:struct ",
              "exit-stops:struct ", "exit-stops-thread:struct ")
-STOP_GLOBAL = ("exit-calls:flush_scheduled_work",)
+STOP_GLOBAL = tuple("exit-calls:" + name for cls, name in paths.kb_api()
+                    if cls == "system-wq-stop")
 # the async primitives' own wrappers name every object of their kind
 # (flush_delayed_work() flushes "struct delayed_work.work")
 GENERIC = re.compile(r":struct (%s)\." % "|".join(

@@ -260,21 +260,11 @@ static int dropped(struct why *why, const char *what, const char *key)
 
 static int stands(const struct linker *l, const struct fact *f,
 		  const struct reach *exit, enum link_scope scope,
-		  const struct fact *failed, struct why *why)
+		  struct why *why)
 {
 	const char **keys;
 	int i, n;
 
-	/*
-	 * A partial AST may lack what discharges a finding (the owner
-	 * assignment, the stop in exit): the other files still count, and
-	 * their keys, but not this file's own findings.
-	 */
-	if (failed) {
-		dropped(why, "its file did not parse wholly", NULL);
-		why->detail = fact_get(failed, "message");
-		return 0;
-	}
 	keys = fact_get_list(f, "unless", &n);
 	for (i = 0; i < n; i++)
 		if (has_key(l, keys[i]))
@@ -446,13 +436,25 @@ void link_decide(const struct factset *set, enum link_scope scope,
 		if (strcmp(f->kind, "finding"))
 			continue;
 		memset(&v, 0, sizeof(v));
-		if (!stands(&l, f, exit, scope, u.err[i], &why)) {
+		if (!stands(&l, f, exit, scope, &why)) {
 			if (link_explain)
 				explain(f, &why);
-			if (!u.err[i])
-				continue;
-			/* said, so that the file's findings are not lost unseen */
+			continue;
+		} else if (u.err[i]) {
+			/*
+			 * A partial AST may lack what discharges a finding
+			 * (the owner assignment, the stop in exit): the other
+			 * files still count, and their keys, but not this
+			 * file's own findings. Said, so that they are not
+			 * lost unseen.
+			 */
 			v.withheld = fact_get(u.err[i], "message") ?: "?";
+			if (link_explain) {
+				dropped(&why, "its file did not parse wholly",
+					NULL);
+				why.detail = v.withheld;
+				explain(f, &why);
+			}
 		} else if (stood_before(&once, f, u.unit[i])) {
 			if (link_explain) {
 				dropped(&why, "an earlier one of the file stands",

@@ -405,12 +405,14 @@ def _write_patches(outdir, changes, findings, scanner, author,
         module = os.path.basename(key)
         rules = sorted({f["rule"] for f in mine})
         prefix = patchmail.prefix(groups[key], module)
+        capital = patchmail.capitalized(groups[key])
         tags, stable = patchmail.fixes(mine)
         plans.append({
             "author": author, "module": module, "changes": groups[key],
             "findings": mine, "others": others, "rules": rules,
             "prefix": prefix, "subject_of": subject_of,
-            "subject": patchmail.subject(prefix, rules, subject_of),
+            "capital": capital,
+            "subject": patchmail.subject(prefix, rules, subject_of, capital),
             "tag": patchmail.tree_tag(groups[key]), "fixes": tags,
             "stable": stable, "signoff": signoff})
     patchmail.distinct(plans)

@@ -218,6 +218,37 @@ class SubjectTest(unittest.TestCase):
             self.assertEqual(got, EXPECTED)
             self.assertEqual(len({p.split()[0] for p in got.values()}), 11)
 
+    def test_first_word_written_as_the_history_writes_it(self):
+        want = {"sound/soc/intel/skylake/skl-debug.c": True,
+                "drivers/mmc/core/core.c": True,
+                "drivers/bluetooth/hci_vhci.c": True,
+                "net/sched/sch_taprio.c": False,
+                "net/l2tp/l2tp_core.c": False,
+                "drivers/input/touchscreen/edt-ft5x06.c": False,
+                # no commit of its own: its directory's
+                "drivers/input/touchscreen/ili210x.c": False}
+        with TempDir() as tmp:
+            repo = os.path.join(tmp, "linux")
+            env = git_env(tmp)
+            kernel_history(repo, env)
+            old = dict(os.environ)
+            os.environ.update(env)
+            try:
+                history.Repo._cache.clear()
+                got = {p: history.capitalized(os.path.join(repo, p))
+                       for p in want}
+                outside = history.capitalized(os.path.join(tmp, "x.c"))
+            finally:
+                os.environ.clear()
+                os.environ.update(old)
+        self.assertEqual(got, want)
+        self.assertFalse(outside)
+        s = patchmail.subject("ASoC: Intel: Skylake:", ["missing-owner"],
+                              {"missing-owner": "pin the module while its "
+                               "files are open"}, capital=True)
+        self.assertEqual(s, "ASoC: Intel: Skylake: Pin the module while "
+                         "its files are open")
+
     def test_prefixes_and_tree_tags_from_maintainers_without_history(self):
         with TempDir() as tmp:
             tree = os.path.join(tmp, "linux-source")

@@ -87,9 +87,14 @@ def parse(subject):
     """The prefix of a kernel commit subject as a list of parts, each
     with its separator ("usb:", "xhci:"; "hwmon:", "(asus_atk0110)";
     "Input:", "edt-ft5x06 -"), or None (a merge, a revert, no prefix)."""
+    return _split(subject)[0]
+
+
+def _split(subject):
+    """(parse(subject), what follows the prefix)."""
     s = subject.strip()
     if re.match(r"(?i)(revert|merge|reapply)\b", s):
-        return None
+        return None, s
     parts, pos = [], 0
     while True:
         m = _COLON.match(s, pos)
@@ -98,15 +103,13 @@ def parse(subject):
         parts.append(m.group(1) + ":")
         pos = m.end()
     if not parts:
-        return None
-    m = _PAREN.match(s, pos)
+        return None, s
+    m = _PAREN.match(s, pos) or _DASH.match(s, pos)
     if m:
-        parts.append("(%s)" % m.group(1))
-    else:
-        m = _DASH.match(s, pos)
-        if m:
-            parts.append(m.group(1) + " -")
-    return parts
+        parts.append("(%s)" % m.group(1) if m.re is _PAREN
+                     else m.group(1) + " -")
+        pos = m.end()
+    return parts, s[pos:]
 
 
 def _fold(part):
@@ -240,6 +243,37 @@ def prefix(path):
     base = _drop_named(common(chains), commits)
     part = _per_file_part(base, commits, path)
     return " ".join(base + ([part] if part else []))
+
+
+def _first_word_case(rest):
+    """1 for "Fix ...", -1 for "fix ...", 0 when the word tells nothing
+    (an acronym, a name, a digit)."""
+    m = re.match(r"[A-Za-z][a-z]*\b", rest)
+    if not m or (len(m.group(0)) == 1 and rest[1:2].isalpha()):
+        return 0
+    return 1 if m.group(0)[0].isupper() else -1
+
+
+def capitalized(path):
+    """Whether the subjects the prefix comes from begin their words
+    with a capital ("ASoC: Intel: Skylake: Fix ..."): clearly more
+    often than not, newer ones weighing more (most subsystems write
+    lower case, and a mixed history is no reason to differ); False
+    without history."""
+    repo = Repo.of(path)
+    if repo.top is None:
+        return False
+    subjects = _file_subjects(repo, path)
+    if len([s for s in subjects if parse(s)]) < 2:
+        subjects = [s for s, _ in _dir_commits(
+            repo, os.path.dirname(os.path.realpath(path)))] or subjects
+    votes = [_first_word_case(rest) for parts, rest in map(_split, subjects)
+             if parts]
+    n = len(votes)
+    weight = [(2.0 - i / n, v) for i, v in enumerate(votes)]
+    upper = sum(w for w, v in weight if v > 0)
+    lower = sum(w for w, v in weight if v < 0)
+    return upper > 1.5 * lower
 
 
 # --- Fixes: and Cc: stable -----------------------------------------------

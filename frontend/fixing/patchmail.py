@@ -109,11 +109,15 @@ def _phrase(rules, subject_of):
     return "fix module unload lifetime bugs"
 
 
-def subject(prefix, rules, subject_of):
+def subject(prefix, rules, subject_of, capital=False):
     """"prefix: what changes", at most MAX_SUBJECT characters when the
-    words allow."""
+    words allow; its first word capitalized where the subsystem's
+    subjects write it so."""
     long = _phrase(rules, subject_of)
     short = _SHORT.get(_lead_rule(rules), "fix unload lifetime bugs")
+    if capital:
+        long, short = long[:1].upper() + long[1:], short[:1].upper() + \
+            short[1:]
     parts = prefix.split(" ")
     trimmed = " ".join(parts[:1] + parts[-1:]) if len(parts) > 2 else prefix
     for p, w in ((prefix, long), (prefix, short), (trimmed, short)):
@@ -195,6 +199,12 @@ def prefix(changes, module):
         {subjects.prefix(c[2], module) for c in changes}))
 
 
+def capitalized(changes):
+    """Whether the subject's first word is capitalized: as the history
+    of the patch's first file writes it."""
+    return history.capitalized(sorted(changes)[0][2])
+
+
 def tree_tag(changes):
     tags = {subjects.tree_tag(c[2]) for c in changes}
     return tags.pop() if len(tags) == 1 and None not in tags else None
@@ -216,7 +226,8 @@ def distinct(plans):
             p["prefix"] = "%s %s:" % (p["prefix"].rstrip(" -"), name) \
                 if p["prefix"].endswith(":") else \
                 "%s %s:" % (p["prefix"], name)
-            p["subject"] = subject(p["prefix"], p["rules"], p["subject_of"])
+            p["subject"] = subject(p["prefix"], p["rules"], p["subject_of"],
+                                   p.get("capital", False))
 
 
 def slug(subject, n):

@@ -201,7 +201,10 @@ class SubjectTest(unittest.TestCase):
                 ("no prefix here", None)):
             self.assertEqual(history.parse(subj), parts, subj)
 
-    def test_prefixes_from_a_history_of_kernel_subjects(self):
+    @staticmethod
+    def in_history(ask):
+        """ask(repo, tmp) run in a repository of real kernel subjects,
+        under its git identity."""
         with TempDir() as tmp:
             repo = os.path.join(tmp, "linux")
             env = git_env(tmp)
@@ -210,13 +213,16 @@ class SubjectTest(unittest.TestCase):
             os.environ.update(env)
             try:
                 history.Repo._cache.clear()
-                got = {p: subjects.prefix(os.path.join(repo, p))
-                       for p in EXPECTED}
+                return ask(repo, tmp)
             finally:
                 os.environ.clear()
                 os.environ.update(old)
-            self.assertEqual(got, EXPECTED)
-            self.assertEqual(len({p.split()[0] for p in got.values()}), 11)
+
+    def test_prefixes_from_a_history_of_kernel_subjects(self):
+        got = self.in_history(lambda repo, tmp: {
+            p: subjects.prefix(os.path.join(repo, p)) for p in EXPECTED})
+        self.assertEqual(got, EXPECTED)
+        self.assertEqual(len({p.split()[0] for p in got.values()}), 11)
 
     def test_first_word_written_as_the_history_writes_it(self):
         want = {"sound/soc/intel/skylake/skl-debug.c": True,
@@ -227,20 +233,9 @@ class SubjectTest(unittest.TestCase):
                 "drivers/input/touchscreen/edt-ft5x06.c": False,
                 # no commit of its own: its directory's
                 "drivers/input/touchscreen/ili210x.c": False}
-        with TempDir() as tmp:
-            repo = os.path.join(tmp, "linux")
-            env = git_env(tmp)
-            kernel_history(repo, env)
-            old = dict(os.environ)
-            os.environ.update(env)
-            try:
-                history.Repo._cache.clear()
-                got = {p: history.capitalized(os.path.join(repo, p))
-                       for p in want}
-                outside = history.capitalized(os.path.join(tmp, "x.c"))
-            finally:
-                os.environ.clear()
-                os.environ.update(old)
+        got, outside = self.in_history(lambda repo, tmp: (
+            {p: history.capitalized(os.path.join(repo, p)) for p in want},
+            history.capitalized(os.path.join(tmp, "x.c"))))
         self.assertEqual(got, want)
         self.assertFalse(outside)
         s = patchmail.subject("ASoC: Intel: Skylake:", ["missing-owner"],

@@ -127,6 +127,100 @@ static void pinned_element(struct symbol *arr, struct symbol *member,
 		provide(KEY_OWNER "obj:%s", sym_name(o));
 }
 
+/*
+ * The knowledge file's "fills:FN:N" rows: FN fills in the owner of what
+ * its caller passes as parameter N (of the object itself, "-", of a
+ * struct embedded in it, ".driver", or of the table a member points to,
+ * ".ops->"), from the caller's argument M ("param:M"), from its own code
+ * ("core": af_alg_register_type() sets type->ops->owner) or from the
+ * driver bound to the device ("driver": mtd_set_dev_defaults())
+ */
+struct fill_ctx {
+	struct expression *call;
+	struct symbol *obj;
+	char member[KEYLEN];	/* the pointer member of "X->" */
+	struct symbol *target;
+};
+
+static struct fill_ctx *fill_now;
+
+static void fill_target_leaf(struct symbol *obj, struct symbol *member,
+			     struct expression *value, unsigned long offset)
+{
+	struct expression *e = strip_expr(value);
+	struct symbol *o;
+
+	if (!member || !member->ident || member_container(member) !=
+	    strip_type(obj) || strcmp(id_str(member->ident),
+				      fill_now->member))
+		return;
+	if (e && e->type == EXPR_PREOP && e->op == '&')
+		e = e->unop;
+	o = expr_symbol(e);
+	if (o && is_static_object(o) && !ml_is_function(o))
+		fill_now->target = o;
+}
+
+static void fill_row(const char *value, void *arg)
+{
+	struct fill_ctx *fc = arg;
+	char path[KEYLEN], src[KEYLEN], key[KEYLEN + 8];
+	const char *arrow;
+	int m;
+
+	if (sscanf(value, "%255s %255s", path, src) != 2 || strchr(path, '['))
+		return;
+	arrow = strstr(path, "->");
+	if (arrow && arrow[2])
+		return;		/* through more than one pointer */
+	fc->target = fc->obj;
+	if (arrow) {
+		/* a member of the object itself, not of one embedded in it */
+		if (path[0] != '.' || memchr(path + 1, '.', arrow - path - 1))
+			return;
+		snprintf(fc->member, sizeof(fc->member), "%.*s",
+			 (int)(arrow - path - 1), path + 1);
+		fc->target = NULL;
+		fill_now = fc;
+		for_each_init_leaf(fc->obj, fc->obj->initializer,
+				   fill_target_leaf);
+		if (!fc->target)
+			return;
+	}
+	snprintf(key, sizeof(key), KEY_OWNER "obj:%s", sym_name(fc->target));
+	if (!strcmp(src, "core")) {
+		provide("%s", key);
+	} else if (!strcmp(src, "driver")) {
+		/* the bound driver's: a module that passes THIS_MODULE */
+		implies(KEY_THIS_MODULE_PASSED, key);
+	} else if (sscanf(src, "param:%d", &m) == 1 &&
+		   is_this_module(ptr_list_nth_entry((struct ptr_list *)
+						     fc->call->args, m))) {
+		provide("%s", key);
+	}
+}
+
+static void owner_fills(struct expression *call, const char *name)
+{
+	struct expression *arg;
+	struct fill_ctx fc;
+	char row[KEYLEN + 16];
+	int n = 0;
+
+	FOR_EACH_PTR(call->args, arg) {
+		struct symbol *o = expr_symbol(arg);
+
+		if (o && is_static_object(o) && !ml_is_function(o)) {
+			memset(&fc, 0, sizeof(fc));
+			fc.call = call;
+			fc.obj = o;
+			snprintf(row, sizeof(row), "fills:%s:%d", name, n);
+			kb_each(row, fill_row, &fc);
+		}
+		n++;
+	} END_FOR_EACH_PTR(arg);
+}
+
 static void owner_call(struct walk_ctx *ctx, struct expression *call,
 		       struct symbol *callee)
 {
@@ -170,6 +264,8 @@ static void owner_call(struct walk_ctx *ctx, struct expression *call,
 				add_use(o, NULL, name);
 		}
 	} END_FOR_EACH_PTR(arg);
+	if (name)
+		owner_fills(call, name);
 	if (name) {
 		int i = 0;
 
@@ -490,7 +586,8 @@ static void owner_object(struct symbol *obj)
 		 */
 		finding_unless(f, KEY_THIS_MODULE_TO "%.*s",
 			       (int)strcspn(copier + 1, "( "), copier + 1);
-	if (api_is("owner-fallback", type_name(c)))
+	snprintf(merge, sizeof(merge), "fallback:%s", type_name(c));
+	if (kb_lookup_owner(merge))
 		/* nvmem_register(): NULL takes config->dev->driver->owner */
 		finding_unless(f, KEY_THIS_MODULE_PASSED);
 	for (i = 0; i < nleaf_fns; i++)

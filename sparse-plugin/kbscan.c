@@ -95,6 +95,112 @@ static void kb_function(struct symbol *fn)
 	fact_end();
 }
 
+static const char *param_path(struct expression *arg, struct symbol *p,
+			      char *buf, size_t len);
+
+/*
+ * THIS_MODULE of the code being scanned: "&__this_module" in a module,
+ * "((struct module *)0)" built in (an explicit cast, where a NULL is
+ * "(void *)0" converted implicitly)
+ */
+static int is_own_module(struct expression *e)
+{
+	struct symbol *t;
+
+	if (is_this_module(e))
+		return 1;
+	if (!e || e->type != EXPR_CAST || !e->cast_expression ||
+	    e->cast_expression->type != EXPR_VALUE || e->cast_expression->value)
+		return 0;
+	t = e->cast_type;
+	if (t && t->type == SYM_NODE)
+		t = t->ctype.base_type;
+	t = t && t->type == SYM_PTR ? strip_type(t->ctype.base_type) : NULL;
+	return t && t->type == SYM_STRUCT && t->ident &&
+	       !strcmp(id_str(t->ident), "module");
+}
+
+/*
+ * The owner of what parameter @p (or its member on the way) holds: ""
+ * for p's own struct, ".driver" for one embedded in it, ".ops->" for the
+ * table a member points to. NULL when @addr (the address of the struct
+ * whose owner is assigned) is not reached from p so.
+ */
+static const char *fill_path(struct expression *addr, struct symbol *p,
+			     char *buf, size_t len)
+{
+	struct expression *e = strip_expr(addr);
+	struct symbol *m;
+	const char *path;
+	char inner[KEYLEN];
+
+	path = param_path(e, p, buf, len);
+	if (path)
+		return path;
+	/* a load of a pointer member: "type->ops" */
+	if (!e || e->type != EXPR_PREOP || e->op != '*')
+		return NULL;
+	m = member_of_lvalue(e);
+	path = m && m->ident ? param_path(e->unop, p, inner, sizeof(inner)) :
+	       NULL;
+	if (!path || strlen(path) + strlen(id_str(m->ident)) + 4 > len)
+		return NULL;
+	/* param_path() named the pointer member itself: ".ops" */
+	snprintf(buf, len, "%s->", path);
+	return buf;
+}
+
+/*
+ * "p->m.owner = owner", "p->ops->owner = THIS_MODULE", "p->owner =
+ * p->dev->driver->owner": a function that fills in the owner of what its
+ * caller passes (owner_fill: the parameter, the path, and where the owner
+ * comes from: the caller's parameter M, the code's own module, or the
+ * driver bound to the object's device)
+ */
+static void owner_fill(struct walk_ctx *ctx, struct expression *dst,
+		       struct expression *src, struct symbol *m,
+		       struct symbol **types, int n, struct position pos)
+{
+	struct expression *lv = strip_expr(dst), *e;
+	struct symbol *b, *sym = expr_symbol(strip_expr(src));
+	char buf[KEYLEN], how[64];
+	const char *path;
+	int i, p, param = sym ? param_index(ctx->fn, sym) : -1;
+
+	if (param >= 0 && is_module_pointer(sym))
+		snprintf(how, sizeof(how), "param:%d", param);
+	else if (is_own_module(src) || is_own_module(strip_expr(src)))
+		snprintf(how, sizeof(how), "core");
+	else {
+		for (i = 0; i < n; i++)
+			if (!strcmp(type_name(member_container(types[i])),
+				    "struct device_driver"))
+				break;
+		if (i == n)
+			return;
+		snprintf(how, sizeof(how), "driver");
+	}
+	if (!lv || lv->type != EXPR_PREOP || lv->op != '*')
+		return;
+	e = strip_expr(lv->unop);
+	/* "*(base + offset)": the struct whose owner it is is at base */
+	if (e && e->type == EXPR_BINOP && e->op == '+')
+		e = e->left;
+	b = base_object(e);
+	p = b ? param_index(ctx->fn, b) : -1;
+	path = p >= 0 ? fill_path(e, b, buf, sizeof(buf)) : NULL;
+	if (!path)
+		return;
+	fact_begin("owner_fill");
+	fact_str("fn", sym_name(ctx->fn));
+	fact_int("param", p);
+	fact_str("path", path[0] ? path : "-");
+	fact_str("member", id_str(m->ident));
+	fact_str("src", how);
+	fact_pos(pos);
+	fact_end();
+}
+
 static void flow(struct walk_ctx *ctx, struct expression *dst,
 		 struct expression *src, struct position pos)
 {
@@ -105,6 +211,9 @@ static void flow(struct walk_ctx *ctx, struct expression *dst,
 	m = member_of_lvalue(dst);
 	sym = expr_symbol(strip_expr(src));
 	param = sym && ctx->fn ? param_index(ctx->fn, sym) : -1;
+	if (ctx->fn && m && m->ident && is_module_pointer(m) &&
+	    member_container(m))
+		owner_fill(ctx, dst, src, m, types, n, pos);
 	if (param >= 0 && is_module_pointer(sym) && m && m->ident &&
 	    is_module_pointer(m) && member_container(m)) {
 		fact_begin("owner_param");
@@ -289,7 +398,7 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		fact_end();
 	}
 	if (name && strcmp(name, "try_module_get") &&
-	    strcmp(name, "__module_get")) {
+	    strcmp(name, "__module_get") && strcmp(name, "module_put")) {
 		struct expression *arg;
 		int k = 0;
 
@@ -312,7 +421,8 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		return;
 	n = owner_sources(first_expression(call->args), types, 0);
 	for (i = 0; i < n; i++) {
-		fact_begin("owner_read");
+		fact_begin(strcmp(name, "module_put") ? "owner_read" :
+			   "owner_put");
 		fact_str("type", type_name(member_container(types[i])));
 		fact_str("member", id_str(types[i]->ident));
 		fact_str("how", name);
@@ -322,11 +432,33 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 	}
 }
 
+/*
+ * A static table's callbacks (kstore): a pin taken in one callback and
+ * dropped in a teardown callback of the same table lasts as long as what
+ * the table's callbacks set up
+ */
+static void kb_table_leaf(struct symbol *obj, struct symbol *member,
+			  struct expression *value, unsigned long offset)
+{
+	struct symbol *fn = expr_symbol(value);
+
+	if (!fn || !ml_is_function(fn) || !member || !member->ident)
+		return;
+	fact_begin("kstore");
+	fact_str("table", sym_name(obj));
+	fact_str("type", type_name(obj));
+	fact_str("member", id_str(member->ident));
+	fact_str("fn", sym_name(fn));
+	fact_end();
+}
+
 /* EXPORT_SYMBOL(fn) leaves "__UNIQUE_ID___addressable_fn<N> = &fn". */
 static void kb_object(struct symbol *obj)
 {
 	struct symbol *fn;
 
+	if (obj->initializer && ml_is_struct(strip_type(obj)))
+		for_each_init_leaf(obj, obj->initializer, kb_table_leaf);
 	if (strncmp(sym_name(obj), "__UNIQUE_ID___addressable_", 26))
 		return;
 	fn = expr_symbol(obj->initializer);

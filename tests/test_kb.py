@@ -389,6 +389,74 @@ module_exit(udrv_exit);
 MODULE_LICENSE("GPL");
 """
 
+# a core that fills in its callers' owners, pins one only while bound,
+# and falls back to the bound driver's owner
+FILL_CORE_C = """\
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/device.h>
+
+struct sk_ops { struct module *owner; int (*bind)(void); };
+struct sk_type { struct module *owner; struct sk_ops *ops; };
+struct bdrv { struct module *owner; struct device_driver driver; };
+struct acomp_ops { struct module *owner; };
+struct acomp { struct acomp_ops *ops; };
+struct master_ops { int (*bind)(struct acomp *);
+		    void (*unbind)(struct acomp *); };
+struct cell_cfg { struct module *owner; struct device *dev; };
+struct cell { struct module *owner; };
+
+int sk_register_type(struct sk_type *type)
+{
+	type->ops->owner = THIS_MODULE;
+	return 0;
+}
+EXPORT_SYMBOL(sk_register_type);
+
+int sk_get_type(struct sk_type *type)
+{
+	return try_module_get(type->owner) && try_module_get(type->ops->owner);
+}
+EXPORT_SYMBOL(sk_get_type);
+
+int __bdrv_register(struct bdrv *drv, struct module *owner)
+{
+	drv->driver.owner = owner;
+	return try_module_get(drv->owner);
+}
+EXPORT_SYMBOL(__bdrv_register);
+
+static int master_bind(struct acomp *a)
+{
+	return try_module_get(a->ops->owner);
+}
+
+static void master_unbind(struct acomp *a)
+{
+	module_put(a->ops->owner);
+}
+
+static const struct master_ops acomp_master = {
+	.bind = master_bind,
+	.unbind = master_unbind,
+};
+
+const void *acomp_master_ops(void)
+{
+	return &acomp_master;
+}
+EXPORT_SYMBOL(acomp_master_ops);
+
+int cell_add(struct cell *c, struct cell_cfg *cfg)
+{
+	c->owner = cfg->owner;
+	if (!c->owner && cfg->dev->driver)
+		c->owner = cfg->dev->driver->owner;
+	return try_module_get(c->owner);
+}
+EXPORT_SYMBOL(cell_add);
+"""
+
 
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
@@ -625,6 +693,40 @@ EXPORT_SYMBOL(act_register);
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=plain))
         self.assertEqual(warned_at(res.stdout, "static-object"),
                          ["vcapnull.c:44:28", "vsmbus.c:50:27"], res.stderr)
+
+    def test_owners_filled_bound_or_falling_back(self):
+        """An exported helper that fills in the owner of what its caller
+        passes has fills: rows (the path, and from what); a pin that one
+        callback of a static table takes and its teardown callback drops
+        makes no type row but a bind-pin: row; a core that copies T's
+        owner and falls back to the bound driver's makes a fallback: row
+        for T."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            write(os.path.join(tree, "net", "sk", "core.c"), FILL_CORE_C)
+            out, rows = self.knowledge(tree, tmp, "")
+            rows = [r for r in rows if not r[0].startswith("#")]
+            got = {r[0]: r[1:] for r in rows}
+            self.assertEqual(sorted(r for r in got if r.startswith("fills:")),
+                             ["fills:__bdrv_register:0", "fills:cell_add:0",
+                              "fills:sk_register_type:0"])
+            self.assertEqual(got["fills:cell_add:0"][0], "- driver")
+            self.assertEqual(got["fills:sk_register_type:0"],
+                             [".ops-> core", "net/sk/core.c:17 "
+                              "sk_register_type()"])
+            self.assertEqual(got["fills:__bdrv_register:0"][0],
+                             ".driver param:1")
+            self.assertNotIn("struct acomp_ops", got)
+            self.assertEqual(got["bind-pin:struct acomp_ops"], [
+                "net/sk/core.c:37 master_bind()",
+                "pinned by struct master_ops.bind, dropped by .unbind "
+                "(acomp_master)"])
+            self.assertIn("struct sk_ops", got)
+            self.assertEqual(got["fallback:struct cell_cfg"][0],
+                             "net/sk/core.c:58 cell_add()")
+            self.assertNotIn("fallback:struct cell", got)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

@@ -81,6 +81,11 @@ TEARDOWN_WORD = re.compile(r"(^|_)(del|unregister|free|%s)(_|$)" % "|".join(
 # passing a nested table's owner to one (video_register_device(), an
 # inline of include/media/v4l2-dev.h: vdev->fops->owner)
 PARAM_COPY = re.compile(rb"(->|\.)\s*(owner|module)\s*=\s*[a-z_]\w*\s*;")
+# exported helpers filling in their caller's owner themselves
+# (af_alg_register_type(): type->ops->owner = THIS_MODULE) or with the
+# bound driver's (x->owner = dev->driver->owner)
+FILL = re.compile(rb"(->|\.)\s*(owner|module)\s*=\s*(THIS_MODULE|"
+                  rb"[A-Za-z_][\w>.-]*->\s*driver\s*->\s*owner)\s*;")
 NESTED_ARG = re.compile(rb"[(,]\s*\w+\s*(->|\.)\s*\w+\s*(->|\.)\s*owner\s*\)")
 
 
@@ -146,6 +151,8 @@ def build(tree, kdir, jobs, out_path):
     base = kflags.kernel_flags(kdir)
     files = candidates(tree, PIN, (EXPORT, STOP))
     files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
+    files += [f for f in candidates(tree, None, (EXPORT, FILL))
+              if f not in files]
     # headers are checked as files of their own for their inline helpers
     files += candidates(os.path.join(tree, "include"), NESTED_ARG, ext=".h")
     files += [f for f in candidates(tree, None, (EXPORT, WAITS, LAST_REF))
@@ -160,13 +167,14 @@ def build(tree, kdir, jobs, out_path):
     members = {}    # type -> {owner member name: how often read}
     per_file, done, names, barriers, stops = [], set(), set(), {}, {}
     registers, user_waits = {}, {}
+    fills = {"fill": [], "bind": {}, "fallback": {}}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         for rnd in range(MAX_ROUNDS):
             sys.stderr.write("modlife kb: round %d: %d files\n" % (
                 rnd + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
                             files, per_file, reads, copies, members,
-                            params, args)
+                            params, args, fills)
             done.update(files)
             # files calling a helper found so far may export helpers of
             # their own that reach it (tcf_unregister_action() ->
@@ -222,11 +230,19 @@ def build(tree, kdir, jobs, out_path):
                  if k in set_by_modules]
         if named:
             owner_member[t] = named[0]
-    matters = {}
+    matters, bind_pins = {}, {}
     for t, sites in reads.items():
         if t.startswith("struct module"):
             continue
         if "owner" not in members.get(t, {}) and t not in owner_member:
+            continue
+        held = [w for w, _ in sites if w not in fills["bind"] or
+                fills["bind"][w][0] in reads]
+        if not held:
+            # every pin lasts only while the table's callbacks hold
+            # what they set up: no user-held reference keeps it
+            where = sorted(w for w, _ in sites)[0]
+            bind_pins[t] = (where, fills["bind"][where])
             continue
         best = sorted(sites, key=core_first)
         where, how = best[0]
@@ -240,6 +256,9 @@ def build(tree, kdir, jobs, out_path):
             if dst in matters and src not in matters:
                 matters[src] = (where, "copied into %s owner" % dst)
                 changed = True
+    for t in [t for t in bind_pins if t in matters]:
+        del bind_pins[t]     # copied into an owner that user space pins
+    fill_rows = _fill_helpers(per_file, fills["fill"])
     # an owner copied between two objects of one type: the core merges
     # tables (ib_set_device_ops()), so one table's owner covers the rest
     merges = {src: where for src, dst, where in sorted(copies, reverse=True)
@@ -262,6 +281,28 @@ def build(tree, kdir, jobs, out_path):
             if t in owner_member:
                 f.write("owner-member:%s\t%s\towner field\n" % (
                     t, owner_member[t]))
+        f.write("# types whose owner only a table's callbacks pin, from "
+                "one that sets up to a teardown one: no user-held "
+                "reference\n")
+        for t in sorted(bind_pins):
+            where, (stype, table, member, drop) = bind_pins[t]
+            f.write("bind-pin:%s\t%s\tpinned by %s.%s, dropped by .%s "
+                    "(%s)\n" % (t, where, stype, member, drop, table))
+        f.write("# types whose owner the core takes from the driver bound "
+                "to the object's device when it is NULL\n")
+        for t in sorted(fills["fallback"]):
+            if t in matters:
+                f.write("fallback:%s\t%s\tbound driver's owner\n" % (
+                    t, fills["fallback"][t]))
+        f.write("# exported helpers that fill in the owner of what their "
+                "caller passes as parameter N: the path to it, and from "
+                "what (param:M: the caller's argument M; core: the "
+                "helper's own code; driver: the driver bound to the "
+                "device)\n")
+        for (name, n), rows in sorted(fill_rows.items()):
+            for path, src, where in sorted(rows):
+                f.write("fills:%s:%d\t%s %s\t%s\n" % (
+                    name, n, path or "-", src, where))
         f.write("# types whose owner the core merges between tables\n")
         for t in sorted(merges):
             f.write("merge:%s\t%s\towner merged\n" % (t, merges[t]))
@@ -321,8 +362,10 @@ def _this_module_members(tree):
 
 
 def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
-          copies, members, params, args):
-    """Checks files with --modlife-kb-scan; returns how many failed."""
+          copies, members, params, args, fills=None):
+    """Checks files with --modlife-kb-scan; returns how many failed.
+    fills: {"fill": [...], "bind": set(), "fallback": {}}, filled in by
+    _owner_fills()."""
     failed = 0
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         futs = {}
@@ -337,6 +380,8 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
                 failed += 1
             per_file.append(_file_calls(facts, tree,
                                         futs[fut].endswith(".h")))
+            if fills is not None:
+                _owner_fills(facts, tree, len(per_file) - 1, fills)
             for x in facts:
                 if x.get("k") == "owner_arg":
                     args.add((x["callee"], x["param"], x["from"],
@@ -359,6 +404,59 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
                     name = x.get("from_member", "owner")
                     m[name] = m.get(name, 0) + 1
     return failed
+
+
+def _where(x, tree, fn=None):
+    return "%s:%d %s()" % (os.path.relpath(x["file"], tree), x["line"],
+                           fn or x.get("fn") or "?")
+
+
+def _owner_fills(facts, tree, i, out):
+    """What one file says of owners beyond reads and copies:
+    - out["fill"]: (file index, fn, param, path, src, where) of each
+      owner_fill fact: the function fills in the owner of what its caller
+      passes (src "param:M", "core" or "driver");
+    - out["fallback"]: {T: where} when a function copies T's owner into
+      U's and also gives U the owner of the driver bound to the device
+      (nvmem_register(): a NULL config->owner falls back to it);
+    - out["bind"]: the read sites (as "where") of pins that a callback of
+      a static table takes and a teardown callback of the same table
+      drops (hdac_component_master_bind() / _unbind()): they last as
+      long as what the table's callbacks set up, not while user space
+      holds something."""
+    stores, puts, copies = {}, {}, {}
+    for x in facts:
+        k = x.get("k")
+        if k == "owner_fill":
+            out["fill"].append((i, x["fn"], x["param"], x["path"], x["src"],
+                                _where(x, tree)))
+        elif k == "kstore":
+            stores.setdefault(x["fn"], []).append(
+                (x["table"], x["type"], x["member"]))
+        elif k == "owner_put":
+            puts.setdefault((x["type"], x["member"]), set()).add(x["fn"])
+        elif k == "owner_copy" and x.get("fn"):
+            copies.setdefault((x["fn"], x["to"]), []).append(
+                (x["from"], _where(x, tree)))
+    for (fn, to), srcs in copies.items():
+        if any(frm == "struct device_driver" for frm, _ in srcs):
+            for frm, where in srcs:
+                if frm not in ("struct device_driver", to):
+                    out["fallback"].setdefault(frm, where)
+    teardown = {(table, member) for rows in stores.values()
+                for table, _, member in rows if TEARDOWN_WORD.search(member)}
+    for x in facts:
+        if x.get("k") != "owner_read" or not x.get("fn"):
+            continue
+        for table, stype, member in stores.get(x["fn"], ()):
+            if TEARDOWN_WORD.search(member):
+                continue
+            dropped = [m for fn in puts.get((x["type"], x["member"]), ())
+                       for t, _, m in stores.get(fn, ())
+                       if t == table and (t, m) in teardown]
+            if dropped:
+                out["bind"][_where(x, tree)] = (
+                    stype, table, member, sorted(dropped)[0])
 
 
 def _file_calls(facts, tree, header):
@@ -477,6 +575,46 @@ def _register_helpers(per_file):
             if isinstance(n, str) and n in exported and
             not n.startswith(("devm_", "__devm_")) and
             not any(fnmatch.fnmatchcase(n, k) for k in known)}
+
+
+def _fill_helpers(per_file, fill_facts):
+    """{(exported fn, parameter): {(path, src, where)}}: the owners a
+    function fills in for its caller (owner_fill facts), also through
+    the functions it hands the parameter to (mtd_device_parse_register()
+    -> mtd_set_dev_defaults()); an owner from the callee's own
+    parameter is followed only where the caller passes it directly."""
+    fills, exported = {}, set()
+    for i, fn, param, path, src, where in fill_facts:
+        p = per_file[i]
+        defs = {} if p[8] else p[3]
+        fills.setdefault((_node(i, defs, fn), param), set()).add(
+            ("" if path == "-" else path, src, where))
+    edges = []
+    for i, p in enumerate(per_file):
+        exported |= set(p[1])
+        defs = p[3]
+        if p[8]:
+            exported |= set(p[3])
+            defs = {}
+        for x in p[5]:
+            edges.append(((_node(i, defs, x["from"]), x["param"]),
+                          (_node(i, defs, x["to"]), x["arg"]), x["path"]))
+    changed = True
+    while changed:
+        changed = False
+        for src, dst, path in edges:
+            for dpath, how, where in sorted(fills.get(dst, ())):
+                if how.startswith("param:"):
+                    continue
+                row = (path + dpath, how, where)
+                if len(row[0]) > 200:
+                    continue    # a recursion handing a member on
+                have = fills.setdefault(src, set())
+                if row not in have:
+                    have.add(row)
+                    changed = True
+    return {k: v for k, v in fills.items()
+            if isinstance(k[0], str) and k[0] in exported}
 
 
 def _stop_helpers(per_file, teardown):

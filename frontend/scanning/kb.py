@@ -421,9 +421,10 @@ def _owner_fills(facts, tree, i, out):
       (nvmem_register(): a NULL config->owner falls back to it);
     - out["bind"]: the read sites (as "where") of pins that a callback of
       a static table takes and a teardown callback of the same table
-      drops (hdac_component_master_bind() / _unbind()): they last as
-      long as what the table's callbacks set up, not while user space
-      holds something."""
+      drops, a callback that undoes it by name
+      (hdac_component_master_bind() / _unbind()): they last as long as
+      what the table's callbacks set up, not while user space holds
+      something."""
     stores, puts, copies = {}, {}, {}
     for x in facts:
         k = x.get("k")
@@ -443,8 +444,6 @@ def _owner_fills(facts, tree, i, out):
             for frm, where in srcs:
                 if frm not in ("struct device_driver", to):
                     out["fallback"].setdefault(frm, where)
-    teardown = {(table, member) for rows in stores.values()
-                for table, _, member in rows if TEARDOWN_WORD.search(member)}
     for x in facts:
         if x.get("k") != "owner_read" or not x.get("fn"):
             continue
@@ -453,10 +452,22 @@ def _owner_fills(facts, tree, i, out):
                 continue
             dropped = [m for fn in puts.get((x["type"], x["member"]), ())
                        for t, _, m in stores.get(fn, ())
-                       if t == table and (t, m) in teardown]
+                       if t == table and _undoes(m, member)]
             if dropped:
                 out["bind"][_where(x, tree)] = (
                     stype, table, member, sorted(dropped)[0])
+
+
+def _undoes(teardown, setup):
+    """Whether callback member @teardown undoes @setup by its name:
+    unbind/bind, detach/attach, disconnect/connect, deinit/init,
+    unregister/register. An open's release or close is not one: a file
+    or a device held open is what user space holds."""
+    if not TEARDOWN_WORD.search(teardown):
+        return False
+    if setup.startswith("at"):
+        setup = setup[2:]
+    return any(teardown == p + setup for p in ("un", "de", "dis"))
 
 
 def _file_calls(facts, tree, header):

@@ -447,6 +447,19 @@ const void *acomp_master_ops(void)
 }
 EXPORT_SYMBOL(acomp_master_ops);
 
+static void cell_defaults(struct cell *c, struct device *dev)
+{
+	if (!c->owner && dev->driver)
+		c->owner = dev->driver->owner;
+}
+
+int mtd_like_register(struct cell *c, struct device *dev)
+{
+	cell_defaults(c, dev);
+	return 0;
+}
+EXPORT_SYMBOL(mtd_like_register);
+
 int cell_add(struct cell *c, struct cell_cfg *cfg)
 {
 	c->owner = cfg->owner;
@@ -457,6 +470,44 @@ int cell_add(struct cell *c, struct cell_cfg *cfg)
 EXPORT_SYMBOL(cell_add);
 """
 
+SKDRV_C = """\
+#include <linux/module.h>
+#include <linux/platform_device.h>
+
+struct sk_ops { struct module *owner; int (*bind)(void); };
+struct sk_type { struct module *owner; struct sk_ops *ops; };
+struct cell { struct module *owner; };
+int sk_register_type(struct sk_type *type);
+int mtd_like_register(struct cell *c, struct device *dev);
+
+static int my_bind(void)
+{
+	return 0;
+}
+
+static struct sk_ops my_ops = { .bind = my_bind };
+static struct sk_type my_type = { .owner = THIS_MODULE, .ops = &my_ops };
+static struct cell my_cell;
+static struct platform_driver my_driver = {
+	.driver = { .name = "skdrv" },
+};
+
+static int __init skdrv_init(void)
+{
+	sk_register_type(&my_type);
+	mtd_like_register(&my_cell, NULL);
+	return platform_driver_register(&my_driver);
+}
+
+static void __exit skdrv_exit(void)
+{
+	platform_driver_unregister(&my_driver);
+}
+
+module_init(skdrv_init);
+module_exit(skdrv_exit);
+MODULE_LICENSE("GPL");
+"""
 
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
@@ -711,7 +762,11 @@ EXPORT_SYMBOL(act_register);
             got = {r[0]: r[1:] for r in rows}
             self.assertEqual(sorted(r for r in got if r.startswith("fills:")),
                              ["fills:__bdrv_register:0", "fills:cell_add:0",
+                              "fills:mtd_like_register:0",
                               "fills:sk_register_type:0"])
+            # through the static helper it hands the cell to
+            self.assertEqual(got["fills:mtd_like_register:0"],
+                             ["- driver", "net/sk/core.c:59 cell_defaults()"])
             self.assertEqual(got["fills:cell_add:0"][0], "- driver")
             self.assertEqual(got["fills:sk_register_type:0"],
                              [".ops-> core", "net/sk/core.c:17 "
@@ -725,8 +780,29 @@ EXPORT_SYMBOL(act_register);
                 "(acomp_master)"])
             self.assertIn("struct sk_ops", got)
             self.assertEqual(got["fallback:struct cell_cfg"][0],
-                             "net/sk/core.c:58 cell_add()")
+                             "net/sk/core.c:71 cell_add()")
             self.assertNotIn("fallback:struct cell", got)
+
+            # a module that relies on them: the ops its type points to,
+            # and a cell whose owner falls back to its platform driver's
+            drv = os.path.join(tree, "drivers", "sk", "skdrv.c")
+            write(drv, SKDRV_C)
+            write(os.path.join(tree, "drivers", "sk", "Kbuild"),
+                  "obj-m += skdrv.o\n")
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(res.stdout, "", res.stderr)
+            with open(out) as f:
+                text = f.read()
+            bare = os.path.join(tmp, "bare.tsv")
+            write(bare, "".join(ln + "\n" for ln in text.splitlines()
+                                if not ln.startswith("fills:")))
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=bare))
+            self.assertEqual(warned_at(res.stdout), ["skdrv.c:15:22",
+                                                     "skdrv.c:17:20"],
+                             res.stderr)
+            self.assertIn("'my_ops' (struct sk_ops)", res.stdout)
+            self.assertIn("'my_cell' (struct cell)", res.stdout)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:
@@ -744,6 +820,15 @@ EXPORT_SYMBOL(act_register);
             self.assertIn(t, types)
         # class.owner is not pinned by 6.1's core
         self.assertNotIn("struct class", types)
+        # pinned only while an audio component is bound
+        self.assertNotIn("struct drm_audio_component_ops", types)
+        for row in ("bind-pin:struct drm_audio_component_ops",
+                    "fallback:struct nvmem_config",
+                    "fallback:struct gpio_chip",
+                    "fills:af_alg_register_type:0",
+                    "fills:mtd_device_parse_register:0",
+                    "fills:__platform_driver_register:0"):
+            self.assertIn(row, types)
 
 
 if __name__ == "__main__":

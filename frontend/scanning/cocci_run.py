@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 
+from .atomic_re import is_helper, portable
 from .cocci_engine import TIMEOUT, spatch_options
 from ..tree.fswalk import MAX_SOURCE, open_regular
 from .staging import Staged, display, lead, shown_path
@@ -83,7 +84,8 @@ def _matches(text, pat, seen):
         _spend(seen)
         caps, known = [], set()
         for m in re.finditer(pat, text, re.M):
-            g = {k: v for k, v in m.groupdict().items() if v is not None}
+            g = {k: v for k, v in m.groupdict().items()
+                 if v is not None and not is_helper(k)}
             k = tuple(sorted(g.items()))
             if k not in known:
                 known.add(k)
@@ -124,8 +126,9 @@ def prefilter(script):
                        if t.strip()]
                       for g in spec.split(";") if g.strip()]
         elif key in ("// Prefilter-re", "// Prefilter-and"):
-            spec = spec.strip()
             try:
+                re.compile(_GROUP_REF.sub("x", spec.strip()), re.M)
+                spec = portable(spec.strip())
                 re.compile(_GROUP_REF.sub("x", spec), re.M)
             except re.error as e:
                 raise ValueError("%s:%d: bad regular expression: %s" %

@@ -27,7 +27,8 @@ BUILD := build
 KDIR ?= $(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64)))
 LINUX_SRC := $(BUILD)/linux/linux-source-6.1
 COCCI_BENCH_DIR ?= drivers
-PYTHON ?= python3
+# the distribution's Python, the one the tool is made for, when present
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 export KDIR
 
 all: sparse-plugin/modlife-sparse

@@ -150,7 +150,22 @@ def serial(pattern):
     return res.testsRun, res.testsRun - failed - skipped, failed, skipped
 
 
+def same_python():
+    """A directory whose python3 is the interpreter running the tests, put
+    first on PATH: the modlife commands the tests start, and spatch's
+    embedded Python, then run on it (not on whatever python3 comes first
+    on PATH, which may be another version, or a slow shim)."""
+    import atexit
+    import shutil
+    import tempfile
+    d = tempfile.mkdtemp(prefix="modlife-python-")
+    atexit.register(shutil.rmtree, d, True)
+    os.symlink(sys.executable, os.path.join(d, "python3"))
+    os.environ["PATH"] = d + os.pathsep + os.environ.get("PATH", "")
+
+
 def main(argv):
+    same_python()
     args = argv[1:]
     jobs = 1
     if args[:1] == ["-j"] and len(args) > 1 and args[1].isdigit():

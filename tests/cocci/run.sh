@@ -4,7 +4,7 @@
 # Fixture tests for the semantic patches in cocci/.
 #
 # For every tests/cocci/<script>_*.c (the script is cocci/<script>.cocci):
-#   report  - sorted `spatch -D report` output must equal <fixture>.report
+#   report  - its sorted `spatch -D report` lines must equal <fixture>.report
 #   patch   - the diff applied with patch(1) to a temp copy must give
 #             <fixture>.res; without a .res the diff must be empty
 #   again   - patch mode on the patched copy must give an empty diff
@@ -47,14 +47,14 @@ notok() {
 	fi
 }
 
-# run_spatch OUT ERR CWD MODE SCRIPT FILE [extra args]: 0 if spatch exited 0
-# and printed nothing on stderr and no EXN/Traceback on stdout.
+# run_spatch OUT ERR CWD MODE SCRIPT [args]: 0 if spatch exited 0 and
+# printed nothing on stderr and no EXN/Traceback on stdout.
 run_spatch() {
-	_out=$1 _err=$2 _cwd=$3 _mode=$4 _sp=$5 _file=$6
-	shift 6
+	_out=$1 _err=$2 _cwd=$3 _mode=$4 _sp=$5
+	shift 5
 	# shellcheck disable=SC2086 # $opts is a word list on purpose
-	(cd "$_cwd" && "$SPATCH" -D "$_mode" --very-quiet $opts "$@" \
-		--sp-file "$_sp" "$_file") >"$_out" 2>"$_err"
+	(cd "$_cwd" && "$SPATCH" -D "$_mode" --very-quiet $opts \
+		--sp-file "$_sp" "$@") >"$_out" 2>"$_err"
 	_rc=$?
 	if [ "$_rc" -ne 0 ]; then
 		echo "spatch -D $_mode exited $_rc" >>"$_err"
@@ -67,16 +67,35 @@ run_spatch() {
 	[ ! -s "$_err" ]
 }
 
+# section FILE < OUT: the lines OUT prints for ./FILE (its report lines,
+# without the ./, or its part of a diff)
+section() {
+	awk -v f="$1" '
+		/^diff -u -p / { on = ($4 == "./" f || $4 == "a/" f); next }
+		index($0, "./" f ":") == 1 { print substr($0, 3); next }
+		on { print }'
+}
+
+# fail_all LIST WHAT ERR: the run every fixture of LIST shares failed
+fail_all() {
+	while read -r _f; do
+		notok "$_f: $2" "$3"
+	done <"$1"
+}
+
 if [ $# -gt 0 ]; then
 	fixtures=$*
 else
 	fixtures=$(cd "$here" && ls -- *.c 2>/dev/null)
 fi
 
+# Each script runs once per mode over all its fixtures, each a file of
+# its own (--dir, as coccicheck runs it): spatch's start-up, not the
+# matching, is most of the time of a run.
+mkdir "$tmp/in" "$tmp/lists"
 for fixture in $fixtures; do
 	fixture=$(basename "$fixture")
 	base=${fixture%.c}
-	name=$fixture
 
 	# the longest cocci/<script>.cocci whose name prefixes the fixture
 	sp='' best=0
@@ -92,88 +111,115 @@ for fixture in $fixtures; do
 		esac
 	done
 	if [ ! -f "$here/$fixture" ] || [ -z "$sp" ]; then
-		notok "$name: no fixture or no cocci/<script>.cocci for it"
+		notok "$fixture: no fixture or no cocci/<script>.cocci for it"
 		continue
 	fi
+	s=$(basename "$sp" .cocci)
+	mkdir -p "$tmp/in/$s"
+	cp "$here/$fixture" "$tmp/in/$s/$fixture"
+	echo "$fixture" >>"$tmp/lists/$s"
+done
+
+for list in "$tmp"/lists/*; do
+	[ -f "$list" ] || continue
+	s=$(basename "$list")
+	sp=$root/cocci/$s.cocci
+	in=$tmp/in/$s
 	opts=$(grep "Options:" "$sp" | cut -d':' -f2)
 
 	# report
-	if [ ! -f "$here/$base.report" ]; then
-		notok "$name: report (missing $base.report)"
-	elif run_spatch "$tmp/report.raw" "$tmp/err" "$here" report "$sp" \
-		"$fixture" --no-show-diff; then
-		LC_ALL=C sort "$tmp/report.raw" >"$tmp/report"
-		LC_ALL=C sort "$here/$base.report" >"$tmp/report.exp"
-		if diff -u "$tmp/report.exp" "$tmp/report" >"$tmp/d"; then
-			ok "$name: report"
-		else
-			notok "$name: report differs from $base.report" "$tmp/d"
-		fi
+	if run_spatch "$tmp/report.raw" "$tmp/err" "$in" report "$sp" \
+		--no-show-diff --dir .; then
+		while read -r fixture; do
+			base=${fixture%.c}
+			if [ ! -f "$here/$base.report" ]; then
+				notok "$fixture: report (missing $base.report)"
+				continue
+			fi
+			section "$fixture" <"$tmp/report.raw" |
+				LC_ALL=C sort >"$tmp/report"
+			LC_ALL=C sort "$here/$base.report" >"$tmp/report.exp"
+			if diff -u "$tmp/report.exp" "$tmp/report" >"$tmp/d"; then
+				ok "$fixture: report"
+			else
+				notok "$fixture: report differs from $base.report" \
+					"$tmp/d"
+			fi
+		done <"$list"
 	else
-		notok "$name: report run failed" "$tmp/err"
+		fail_all "$list" "report run failed" "$tmp/err"
 	fi
-	nexp=0
-	[ -f "$here/$base.report" ] && nexp=$(grep -c . "$here/$base.report")
 
 	# patch, applied with patch(1) to a copy
 	work=$tmp/work
 	rm -rf "$work"
-	mkdir "$work"
-	cp "$here/$fixture" "$work/$fixture"
-	if run_spatch "$tmp/diff" "$tmp/err" "$work" patch "$sp" "$fixture"; then
-		if [ -s "$tmp/diff" ] &&
-			! patch -s -f "$work/$fixture" <"$tmp/diff" >"$tmp/err" 2>&1; then
-			notok "$name: patch: diff does not apply" "$tmp/err"
-		elif [ -f "$here/$base.res" ]; then
-			if diff -u "$here/$base.res" "$work/$fixture" >"$tmp/d"; then
-				ok "$name: patch gives $base.res"
+	cp -R "$in" "$work"
+	if ! run_spatch "$tmp/diff" "$tmp/err" "$work" patch "$sp" --dir .; then
+		fail_all "$list" "patch run failed" "$tmp/err"
+	elif [ -s "$tmp/diff" ] &&
+		! patch -p1 -s -f -d "$work" <"$tmp/diff" >"$tmp/err" 2>&1; then
+		fail_all "$list" "patch: diff does not apply" "$tmp/err"
+	else
+		while read -r fixture; do
+			base=${fixture%.c}
+			if [ -f "$here/$base.res" ]; then
+				if diff -u "$here/$base.res" "$work/$fixture" \
+					>"$tmp/d"; then
+					ok "$fixture: patch gives $base.res"
+				else
+					notok "$fixture: patch result differs from $base.res" "$tmp/d"
+				fi
+			elif ! cmp -s "$in/$fixture" "$work/$fixture"; then
+				section "$fixture" <"$tmp/diff" >"$tmp/d"
+				notok "$fixture: patch: expected an empty diff" "$tmp/d"
 			else
-				notok "$name: patch result differs from $base.res" "$tmp/d"
+				ok "$fixture: patch (empty diff)"
 			fi
-		elif [ -s "$tmp/diff" ]; then
-			notok "$name: patch: expected an empty diff" "$tmp/diff"
-		else
-			ok "$name: patch (empty diff)"
-		fi
-	else
-		notok "$name: patch run failed" "$tmp/err"
+		done <"$list"
 	fi
 
-	# patch again on the result: idempotent
-	if run_spatch "$tmp/diff2" "$tmp/err" "$work" patch "$sp" "$fixture"; then
-		if [ -s "$tmp/diff2" ]; then
-			notok "$name: second patch is not empty" "$tmp/diff2"
-		else
-			ok "$name: second patch is empty"
-		fi
+	# patch again on the results: idempotent
+	if run_spatch "$tmp/diff2" "$tmp/err" "$work" patch "$sp" --dir .; then
+		while read -r fixture; do
+			section "$fixture" <"$tmp/diff2" >"$tmp/d"
+			if [ -s "$tmp/d" ]; then
+				notok "$fixture: second patch is not empty" "$tmp/d"
+			else
+				ok "$fixture: second patch is empty"
+			fi
+		done <"$list"
 	else
-		notok "$name: second patch run failed" "$tmp/err"
+		fail_all "$list" "second patch run failed" "$tmp/err"
 	fi
 
-	# context
-	if run_spatch "$tmp/ctx" "$tmp/err" "$here" context "$sp" "$fixture"; then
-		if [ "$nexp" -gt 0 ] && [ ! -s "$tmp/ctx" ]; then
-			notok "$name: context: no output"
-		elif [ "$nexp" -eq 0 ] && [ -s "$tmp/ctx" ]; then
-			notok "$name: context: unexpected output" "$tmp/ctx"
-		else
-			ok "$name: context"
-		fi
+	# context and org
+	if run_spatch "$tmp/ctx" "$tmp/err" "$in" context "$sp" --dir . &&
+		run_spatch "$tmp/org" "$tmp/err2" "$in" org "$sp" \
+			--no-show-diff --dir .; then
+		while read -r fixture; do
+			base=${fixture%.c}
+			nexp=0
+			[ -f "$here/$base.report" ] &&
+				nexp=$(grep -c . "$here/$base.report")
+			section "$fixture" <"$tmp/ctx" >"$tmp/d"
+			if [ "$nexp" -gt 0 ] && [ ! -s "$tmp/d" ]; then
+				notok "$fixture: context: no output"
+			elif [ "$nexp" -eq 0 ] && [ -s "$tmp/d" ]; then
+				notok "$fixture: context: unexpected output" "$tmp/d"
+			else
+				ok "$fixture: context"
+			fi
+			norg=$(grep -c -F "* TODO [[view:./$fixture::" "$tmp/org")
+			if [ "$norg" -ne "$nexp" ]; then
+				notok "$fixture: org: $norg TODO lines, expected $nexp" \
+					"$tmp/org"
+			else
+				ok "$fixture: org"
+			fi
+		done <"$list"
 	else
-		notok "$name: context run failed" "$tmp/err"
-	fi
-
-	# org
-	if run_spatch "$tmp/org" "$tmp/err" "$here" org "$sp" "$fixture" \
-		--no-show-diff; then
-		norg=$(grep -c '^\* TODO \[\[view:' "$tmp/org")
-		if [ "$norg" -ne "$nexp" ]; then
-			notok "$name: org: $norg TODO lines, expected $nexp" "$tmp/org"
-		else
-			ok "$name: org"
-		fi
-	else
-		notok "$name: org run failed" "$tmp/err"
+		cat "$tmp/err2" >>"$tmp/err" 2>/dev/null
+		fail_all "$list" "context or org run failed" "$tmp/err"
 	fi
 done
 

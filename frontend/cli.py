@@ -55,8 +55,11 @@ def build_parser():
     s.add_argument("--format", choices=sorted(report.FORMATS),
                    default="text")
     s.add_argument("--kdir", default=None,
-                   help="configured kernel tree (default: $KDIR or the "
-                   "newest Debian linux-headers-*-amd64)")
+                   help="configured kernel tree to parse with, whatever "
+                   "its version (default: in a kernel tree, $KDIR or the "
+                   "installed linux-headers-*-amd64 of the tree's version, "
+                   "else the tree's own headers; outside, $KDIR or the "
+                   "newest installed)")
     s.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     s.add_argument("--rules", type=_rule_list, default=None,
                    help="comma-separated rules to run, or 'all' (default: "
@@ -265,7 +268,8 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
     from .scanning.scan import ScanError, Scanner
 
     def make_scanner():
-        return Scanner(kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
+        # only a KDIR named here is used whatever the tree's version
+        return Scanner(a.kdir, a.jobs, rules, a.assume_module, cocci=a.cocci,
                        cache_dir=cache_dir,
                        progress=False if a.quiet else None, config=a.config,
                        explain=a.explain)
@@ -325,7 +329,7 @@ def cmd_fix(a):
     from .scanning.link import LinkError
     from .scanning.staging import display
     from .scanning.scan import ScanError, Scanner
-    kdir = a.kdir or paths.default_kdir()
+    kdir = a.kdir      # named: used whatever the tree's version
     rules = select(a.rules, a.disable)
     cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
 

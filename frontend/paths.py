@@ -3,6 +3,7 @@
 in a source checkout and once installed (PREFIX/share/modlife)."""
 import glob
 import os
+import re
 import shutil
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -74,11 +75,8 @@ def docs_dir():
     return _first(os.path.join(ROOT, "docs"))
 
 
-def default_kdir():
-    """The newest Debian linux-headers-*-amd64 tree."""
-    env = os.environ.get("KDIR")
-    if env:
-        return env
+def installed_kdirs():
+    """Debian's configured linux-headers-*-amd64 trees, oldest first."""
     trees = glob.glob("/usr/src/linux-headers-*-amd64")
 
     def version(path):
@@ -87,7 +85,38 @@ def default_kdir():
         for part in ".".join(v[:2]).split("."):
             out.append(int(part) if part.isdigit() else 0)
         return out
-    trees.sort(key=version)
+    return sorted(trees, key=version)
+
+
+def kdir_release(kdir):
+    """"6.1" for a configured tree (its kernel.release, its Makefile, or
+    Debian's directory name), or None."""
+    from .tree import kerneltree
+    r = kerneltree.release(kdir)
+    if r:
+        return r
+    m = re.match(r"linux-headers-(\d+)\.(\d+)", os.path.basename(
+        os.path.normpath(kdir)))
+    return "%s.%s" % m.groups() if m else None
+
+
+def default_kdir(release=None):
+    """$KDIR, else the installed headers of the kernel release (\"6.1\")
+    of the tree being scanned, else (no tree) the newest ones; None when
+    there are none, or none of that release: another kernel's headers
+    would parse the tree with declarations it does not have."""
+    env = os.environ.get("KDIR")
+    if env:
+        return env
+    return matching_kdir(release)
+
+
+def matching_kdir(release=None):
+    """The newest installed headers of release (all when None), or
+    None."""
+    trees = installed_kdirs()
+    if release:
+        trees = [t for t in trees if kdir_release(t) == release]
     return trees[-1] if trees else None
 
 

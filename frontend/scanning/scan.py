@@ -18,6 +18,7 @@ import time
 from . import cocci_engine, link, sparse_engine
 from .. import paths
 from ..tree import archheaders, fswalk, genheaders, includes, kflags
+from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
@@ -341,18 +342,31 @@ class Scanner:
             self.warn)
         self.stats = {}
         self.input_errors = 0
+        # kdir: named by the user (used for any tree); else per tree
+        self.own = OwnHeaders(kdir, self.warn)
+
+    @staticmethod
+    def _root(files):
+        """The kernel tree the files lie in (the first, by name), or
+        None."""
+        roots = {tree_root(os.path.join(d, "x"))
+                 for d in {os.path.dirname(f) for f in files}}
+        roots.discard(None)
+        return sorted(roots)[0] if roots else None
 
     def _plan(self, files, explicit, native=()):
         """Which files to check, grouped by module; the others with the
         reason."""
-        roots = {tree_root(os.path.join(d, "x"))
-                 for d in {os.path.dirname(f) for f in files}}
-        roots.discard(None)
-        kconfig = Kconfig(tree=sorted(roots)[0] if roots else None,
-                          kdir=self.kdir)
+        root = self._root(files)
+        kdir = self.own.kdir_for(root)
+        kconfig = Kconfig(tree=root, kdir=kdir)
+        if root and not kdir:
+            # the tree's own headers: the configuration made for it
+            kconfig.set_config(self.own.config(kconfig))
+        self.kconfig = kconfig
         if self.config == "kdir" and not kconfig.has_config:
             raise ScanError("--config kdir: %s has no .config, so nothing "
-                            "would be module code" % self.kdir)
+                            "would be module code" % kdir)
         mmap = ModuleMap(kconfig, self.assume_module, mode=self.config,
                          explicit=explicit)
         self.mmap = mmap
@@ -397,16 +411,29 @@ class Scanner:
         files = collect(targets, errors, outside)
         # named inputs that could not be checked at all
         self.input_errors = len(errors)
-        # self.cache.dir: None unless the cache is usable (and ours)
-        flags = kflags.kernel_flags(self.kdir, self.cache.dir)
+        root = self._root(files)
+        kdir = self.own.kdir_for(root)
+        tree_key = []
+        if kdir:
+            # self.cache.dir: None unless the cache is usable (and ours)
+            flags = kflags.kernel_flags(kdir, self.cache.dir)
+            trusted = flags
+            native = kflags.native_arch(flags)
+        else:
+            native = [NATIVE]
         explicit = [os.path.abspath(t) for t in targets
                     if os.path.isfile(t) and t.endswith(".c")]
         info, modules, skipped, options = self._plan(
-            files, explicit, kflags.native_arch(flags))
+            files, explicit, native)
         for p in outside:
             skipped[p] = "link-outside"
         explicit += outside         # said on stderr: the user should know
         overlay = Overlays(self.cache.dir, self.warn)
+        if not kdir:
+            flags, trusted, digest = self.own.tree_setup(
+                root, self.kconfig, overlay.tree)
+            tree_key = [digest]
+        self.headers = kdir or "tree:" + root
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
@@ -419,9 +446,9 @@ class Scanner:
 
         def for_arch(fl, arch):
             """A file's flags for another architecture's headers."""
-            if arch not in arch_kdirs:
+            if arch not in arch_kdirs or not kdir:
                 return None
-            return kflags.arch_flags(fl, self.kdir, arch, arch_kdirs[arch])
+            return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
 
         def work(f, fl, ck, kf, archs):
             """In a worker: the cached facts, or a sparse run (again with
@@ -432,7 +459,7 @@ class Scanner:
                 return [], refused
             # a FIFO or device header would hold the checker until its
             # timeout: an error of the file at once (not cached)
-            irregular = includes.irregular_include(sub or f, fl, flags)
+            irregular = includes.irregular_include(sub or f, fl, trusted)
             if irregular:
                 return [], irregular
             hit = self.cache.get(ck, f, kf) if sub is None else None
@@ -490,7 +517,7 @@ class Scanner:
                     # the architectures tried after a failure decide too
                     kf = fl + ["--arch=%s%s" % (
                         a, "=" + arch_kdirs[a] if a in arch_kdirs else "")
-                        for a in archs]
+                        for a in archs] + tree_key
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs)] = (
                         "sparse", f, ck)

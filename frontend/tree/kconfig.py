@@ -56,6 +56,15 @@ class Kconfig:
         self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
         self.choice_of = {}     # "CONFIG_X" -> its choice block's number
         self.choice_default = {}    # choice number -> its first default
+        # the expressions, for evaluating defaults (kconfeval.py):
+        # "CONFIG_X" -> [expr]; -> [(value expr, condition or "")];
+        # "CONFIG_T" -> [(selecting "CONFIG_X", condition or "")]
+        self.dep_exprs = {}
+        self.default_exprs = {}
+        self.selected_if = {}
+        self.types = {}         # "CONFIG_X" -> bool, tristate, int, ...
+        self.inherited = {}     # the enclosing blocks' symbols
+        self.sources = {}       # Kconfig file -> [(source kind, path)]
         self._members_by, self._members_for = {}, 0
         self._selected_by = None
         self._read = set()
@@ -122,8 +131,10 @@ class Kconfig:
             inherited = set(outer).union(*(b[1] for b in blocks))
             if head in ("config", "menuconfig") and len(w) > 1:
                 sym = "CONFIG_" + w[1]
-                self.defined_in.setdefault(sym, set()).add(path)
+                self.defined_in.setdefault(sym, set()).add(
+                    os.path.normpath(path))
                 self.depends.setdefault(sym, set()).update(inherited)
+                self.inherited.setdefault(sym, set()).update(inherited)
                 if blocks and blocks[-1][0] == "choice":
                     self.choice_of[sym] = blocks[-1][2]
             elif head in ("help", "---help---"):
@@ -143,6 +154,9 @@ class Kconfig:
                 sym = None
             elif head in ("source", "rsource", "osource", "orsource"):
                 sym = None
+                if len(w) > 1:
+                    self.sources.setdefault(os.path.normpath(path), []).append(
+                        (head, w[1].strip('"')))
                 if len(w) > 1 and "$" not in w[1]:
                     rel = w[1].strip('"')
                     base = os.path.dirname(path) if head.startswith(
@@ -161,10 +175,14 @@ class Kconfig:
                 deps = _positive_symbols(" ".join(w[2:]))
                 if sym:
                     self.depends.setdefault(sym, set()).update(deps)
+                    self.dep_exprs.setdefault(sym, []).append(
+                        (" ".join(w[2:]), path))
                 elif blocks and blocks[-1][0] in ("menu", "choice"):
                     blocks[-1][1].update(deps)
             elif sym and head == "select" and len(w) > 1:
                 self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
+                self.selected_if.setdefault("CONFIG_" + w[1], []).append(
+                    (sym, " ".join(w[3:]) if w[2:3] == ["if"] else "", path))
             elif sym and head in ("int", "hex", "string"):
                 self.valued.add(sym)
                 if head != "string":
@@ -184,6 +202,15 @@ class Kconfig:
                 self.tristate.add(sym)
             elif sym and head in ("bool", "def_bool"):
                 self.bool.add(sym)
+            if sym and head in ("default", "def_bool", "def_tristate") and \
+                    len(w) > 1:
+                rest = " ".join(w[1:])
+                value, _, cond = rest.partition(" if ")
+                self.default_exprs.setdefault(sym, []).append(
+                    (value.strip(), cond.strip(), path))
+            if sym and head in ("bool", "tristate", "int", "hex", "string",
+                                "def_bool", "def_tristate"):
+                self.types.setdefault(sym, head.replace("def_", ""))
 
     def add_local(self, directory):
         """Reads the Kconfig files of an out-of-tree directory, once."""
@@ -244,6 +271,13 @@ class Kconfig:
             elif line.startswith("# CONFIG_") and line.endswith(" is not set"):
                 self.config[line[2:-11]] = "n"
         self.has_config = bool(self.config)
+
+    def set_config(self, pairs):
+        """The configuration is pairs [("CONFIG_X", "y"), ...], made for
+        this tree (autoconf.fit()): a symbol it does not set is off."""
+        self.config = dict(pairs)
+        self.has_config = bool(self.config)
+        self.same_kernel = True
 
     def value(self, sym):
         """'y', 'm' or 'n' under KDIR's configuration; None when it

@@ -113,6 +113,21 @@ class Overlays:
                 self.made[name] = os.path.join(self._base(), name)
             return self.made[name]
 
+    def tree(self, files):
+        """A directory holding files ({relative path: text}), named by
+        their content: a kernel tree's generated headers."""
+        digest = hashlib.sha256()
+        for k in sorted(files):
+            digest.update(k.encode("utf-8", "surrogateescape") + b"\0" +
+                          files[k].encode("utf-8", "surrogateescape") + b"\0")
+        name = "tree-" + digest.hexdigest()[:20]
+        with self.lock:
+            if name not in self.made:
+                for rel in sorted(files):
+                    self._write(os.path.join(name, rel), files[rel])
+                self.made[name] = os.path.join(self._base(), name)
+            return self.made[name]
+
     def close(self):
         if self.tmp:
             shutil.rmtree(self.tmp, ignore_errors=True)

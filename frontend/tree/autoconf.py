@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The configuration a kernel tree is parsed under when no configured
+KDIR of its version is at hand, and its <generated/autoconf.h>.
+
+The base is a shipped configuration (kb/tree-config/ARCH.config: the
+options Debian's 6.1 amd64 kernel sets), made to fit the tree: options
+the tree defines in no Kconfig file are dropped (a newer tree removed
+them), and int, hex and string options it defines that the base does
+not set get their literal default (a newer tree added them). Each
+module's own options are added per file on top (overlay.py), as over a
+KDIR's autoconf.h."""
+import os
+import re
+
+from .. import paths
+from . import fswalk, kconfeval
+
+LINE = re.compile(r'^(CONFIG_\w+)=(y|m|-?\d+|0x[0-9a-fA-F]+|"[^"\n]*")$')
+
+
+def template(arch="x86"):
+    """The shipped base configuration for arch, or None."""
+    path = os.path.join(paths.ROOT, "kb", "tree-config", arch + ".config")
+    return path if os.path.isfile(path) else None
+
+
+def read_config(path):
+    """[(symbol, value)] of a .config's set options, in file order."""
+    try:
+        with fswalk.open_regular(path) as f:
+            text = f.read(fswalk.MAX_SOURCE).decode("utf-8", "replace")
+    except OSError:
+        return []
+    out = []
+    for line in text.split("\n"):
+        m = LINE.match(line.strip())
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+def read_off(path):
+    """The options a .config turns off ("# CONFIG_X is not set")."""
+    try:
+        with fswalk.open_regular(path) as f:
+            text = f.read(fswalk.MAX_SOURCE).decode("utf-8", "replace")
+    except OSError:
+        return set()
+    return set(re.findall(r"^# (CONFIG_\w+) is not set$", text, re.M))
+
+
+def fit(base, kconfig, off=(), arch="x86"):
+    """The base [(symbol, value)] made to fit the tree kconfig read:
+    what it does not define dropped, what it defines and the base
+    neither sets nor turns off (off) given the value kconfig would give
+    it (kconfeval.py)."""
+    if not kconfig.defined_in:
+        return list(base)
+    out = [(s, v) for s, v in base if s in kconfig.defined_in]
+    return kconfeval.complete(kconfig, out, off, arch)
+
+
+def header(config, title):
+    """<generated/autoconf.h> for [(symbol, value)]."""
+    out = ["/*", " * Automatically generated file; DO NOT EDIT.",
+           " * %s" % title, " */"]
+    for sym, v in config:
+        if v == "y":
+            out.append("#define %s 1" % sym)
+        elif v == "m":
+            out.append("#define %s_MODULE 1" % sym)
+        else:
+            out.append("#define %s %s" % (sym, v))
+    return "\n".join(out) + "\n"
+
+
+def dot_config(config):
+    """The same configuration as a .config (for Kconfig.read_config)."""
+    return "".join("%s=%s\n" % sv for sv in config)

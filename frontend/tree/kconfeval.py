@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The values kconfig would give the options a configuration does not
+set, as "make olddefconfig" gives them: an option whose dependencies
+hold takes its first default whose condition holds, a selected one is
+on, a choice's default member is on when no member is. Expressions are
+evaluated as kconfig does (y = 2, m = 1, n = 0; && is the minimum,
+|| the maximum, ! is 2 - x); the Kconfig files are data (kconfig.py
+read them), nothing of the tree runs."""
+import os
+import re
+
+TOKEN = re.compile(r'\s*(&&|\|\||!=|<=|>=|[()!=<>]|"[^"]*"|[\w.-]+)')
+MAX_ROUNDS = 8
+
+
+def _tokens(expr):
+    out, pos = [], 0
+    expr = expr.strip()
+    while pos < len(expr):
+        m = TOKEN.match(expr, pos)
+        if not m:
+            return None
+        out.append(m.group(1))
+        pos = m.end()
+    return out
+
+
+class _Eval:
+    def __init__(self, values):
+        self.values = values
+        self.files = set()
+        self.types = {}
+        self.pending = set()
+
+    def word(self, w):
+        """The string value of a word (a symbol, y/m/n, a literal)."""
+        if w.startswith('"'):
+            return w[1:-1]
+        if w in ("y", "m", "n") or re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+", w):
+            return w
+        v = self.values.get("CONFIG_" + w)
+        if v is None:
+            # an unset string is empty
+            return "" if self.types.get("CONFIG_" + w) == "string" else "n"
+        return v[1:-1] if v.startswith('"') else v
+
+    @staticmethod
+    def tri(v):
+        return {"y": 2, "m": 1}.get(v, 0)
+
+    def run(self, expr):
+        toks = _tokens(expr)
+        if not toks:
+            return 2 if toks == [] else 0
+        self.toks, self.i = toks, 0
+        try:
+            v = self.or_()
+        except IndexError:
+            return 0
+        return v if self.i == len(self.toks) else 0
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def or_(self):
+        v = self.and_()
+        while self.peek() == "||":
+            self.i += 1
+            v = max(v, self.and_())
+        return v
+
+    def and_(self):
+        v = self.not_()
+        while self.peek() == "&&":
+            self.i += 1
+            v = min(v, self.not_())
+        return v
+
+    def not_(self):
+        if self.peek() == "!":
+            self.i += 1
+            return 2 - self.not_()
+        if self.peek() == "(":
+            self.i += 1
+            v = self.or_()
+            if self.peek() == ")":
+                self.i += 1
+            return v
+        a = self.word(self.toks[self.i])
+        self.i += 1
+        op = self.peek()
+        if op in ("=", "!=", "<", ">", "<=", ">="):
+            self.i += 1
+            b = self.word(self.toks[self.i])
+            self.i += 1
+            return 2 if _compare(a, op, b) else 0
+        return self.tri(a)
+
+
+def _compare(a, op, b):
+    try:
+        x, y = int(a, 0), int(b, 0)
+    except ValueError:
+        x, y = a, b
+    return {"=": x == y, "!=": x != y, "<": x < y, ">": x > y,
+            "<=": x <= y, ">=": x >= y}[op]
+
+
+def reachable(kconfig, arch):
+    """The Kconfig files kconfig reads for arch: from the top Kconfig,
+    following "source" lines ($(SRCARCH) is arch)."""
+    tree = kconfig.tree
+    seen, stack = set(), [os.path.join(tree, "Kconfig")]
+    while stack:
+        path = os.path.normpath(stack.pop())
+        if path in seen:
+            continue
+        seen.add(path)
+        for kind, rel in kconfig.sources.get(path, ()):
+            rel = rel.replace("$(SRCARCH)", arch).replace("$(ARCH)", arch)
+            if "$" in rel:
+                continue
+            base = os.path.dirname(path) if kind.endswith("rsource") \
+                else tree
+            stack.append(os.path.join(base, rel))
+    return seen
+
+
+def complete(kconfig, config, off=(), arch="x86"):
+    """config ([(symbol, value)]) with the options of the tree it does
+    not set (and off does not name) given the values kconfig would give
+    them; only options of the Kconfig files kconfig reads for arch."""
+    values = dict(config)
+    ev = _Eval(values)
+    off = set(off)
+    files = reachable(kconfig, arch) if kconfig.tree else set()
+    ev.files = files
+    ev.types = kconfig.types
+    todo = []
+    for sym in sorted(kconfig.types):
+        if sym in values or sym in off or not (
+                kconfig.defined_in.get(sym, set()) & files):
+            continue
+        todo.append(sym)
+    members = kconfig._members()
+    # what this evaluation turned on does not make a choice taken
+    ev.pending = set(todo)
+    added = {}
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for sym in todo:
+            v = _value(kconfig, ev, sym, members)
+            if v != values.get(sym):
+                changed = True
+                if v is None:
+                    values.pop(sym, None)
+                    added.pop(sym, None)
+                else:
+                    values[sym] = added[sym] = v
+        if not changed:
+            break
+    return list(config) + [(s, added[s]) for s in todo if s in added]
+
+
+def _deps(kc, ev, sym):
+    return min([ev.run(e) for e, f in kc.dep_exprs.get(sym, ())
+                if f in ev.files] +
+               [ev.tri(ev.word(d[len("CONFIG_"):]))
+                for d in kc.inherited.get(sym, ())] + [2])
+
+
+def _choice_pick(kc, ev, cid, members):
+    """The member kconfig turns on in a choice none of whose members
+    is on: its default when visible, else its first visible member."""
+    ms = members.get(cid, ())
+    if any(ev.values.get(m) in ("y", "m") and ev.values.get(m) for m in ms
+           if m not in ev.pending):
+        return None
+    default = kc.choice_default.get(cid)
+    if default in ms and _deps(kc, ev, default):
+        return default
+    return next((m for m in ms if _deps(kc, ev, m)), None)
+
+
+def _value(kc, ev, sym, members):
+    typ = kc.types.get(sym)
+    files = ev.files
+    deps = _deps(kc, ev, sym)
+    if typ in ("bool", "tristate"):
+        sel = max([min(ev.tri(ev.word(x[len("CONFIG_"):])),
+                       ev.run(c) if c else 2)
+                   for x, c, f in kc.selected_if.get(sym, ())
+                   if f in files] + [0])
+        dflt = 0
+        if deps:
+            for value, cond, f in kc.default_exprs.get(sym, ()):
+                if f not in files:
+                    continue
+                c = ev.run(cond) if cond else 2
+                if c:
+                    dflt = min(ev.run(value), c)
+                    break
+            cid = kc.choice_of.get(sym)
+            if cid is not None and _choice_pick(kc, ev, cid, members) == sym:
+                dflt = 2
+        v = max(sel, min(dflt, deps))
+        if typ == "bool" and v:
+            v = 2
+        return {2: "y", 1: "m"}.get(v)
+    if not deps:
+        return None
+    for value, cond, f in kc.default_exprs.get(sym, ()):
+        if f not in files or (cond and not ev.run(cond)):
+            continue
+        if value.startswith('"') or re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+",
+                                                 value):
+            v = value
+        else:
+            v = ev.values.get("CONFIG_" + value)
+            if v is None:
+                return None
+        if typ in ("int", "hex") and v.startswith('"'):
+            v = v[1:-1]
+        if typ == "string" and not v.startswith('"'):
+            v = '"%s"' % v
+        return v
+    return None

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The checker flags for a kernel source tree parsed with its own
+headers: what kbuild passes to a checker (CHECKFLAGS, LINUXINCLUDE, the
+-include of kconfig.h and compiler_types.h, c_flags) with the include
+paths of the tree and of the generated headers (gentree.py). The
+compiler flags are those kbuild passes on x86_64 (the ones sparse reads:
+-std=gnu11, -O2, -m64, -DCC_USING_FENTRY, ...); each architecture adds
+sparse's --arch and its endianness."""
+import os
+
+# kbuild's CHECKFLAGS (before the machine flags)
+CHECK = ["-D__linux__", "-Dlinux", "-D__STDC__", "-Dunix", "-D__unix__",
+         "-Wbitwise", "-Wno-return-void", "-Wno-unknown-attribute"]
+# the machine flags per architecture (arch/*/Makefile's CHECKFLAGS and
+# sparse's --arch); other include directories an architecture's
+# Makefile adds, relative to the tree
+MACHINE = {
+    "x86": ["-D__x86_64__", "--arch=x86", "-mlittle-endian", "-m64"],
+    "arm": ["--arch=arm", "-mlittle-endian", "-D__LINUX_ARM_ARCH__=7"],
+    "arm64": ["--arch=arm64", "-mlittle-endian"],
+    "powerpc": ["--arch=ppc64le", "-mlittle-endian"],
+    "s390": ["--arch=s390x", "-mbig-endian"],
+    "mips": ["--arch=mips", "-mlittle-endian",
+             "-I@TREE@/arch/mips/include/asm/mach-malta",
+             "-I@TREE@/arch/mips/include/asm/mach-generic"],
+    "riscv": ["--arch=riscv64", "-mlittle-endian"],
+    "loongarch": ["--arch=loongarch64", "-mlittle-endian"],
+    "sparc": ["--arch=sparc64", "-mbig-endian"],
+    "m68k": ["--arch=m68k", "-mbig-endian"],
+}
+# kbuild's c_flags on x86_64 that sparse reads, after LINUXINCLUDE
+C_FLAGS = [
+    "-D__KERNEL__", "-Wall", "-Wundef", "-Werror=strict-prototypes",
+    "-Wno-trigraphs", "-fno-strict-aliasing", "-fno-common",
+    "-fshort-wchar", "-fno-PIE", "-Werror=implicit-function-declaration",
+    "-Werror=implicit-int", "-Werror=return-type", "-Wno-format-security",
+    "-std=gnu11"]
+X86_C_FLAGS = [
+    "-mno-sse", "-mno-mmx", "-mno-sse2", "-mno-3dnow", "-mno-avx",
+    "-fcf-protection=none", "-m64", "-falign-jumps=1", "-falign-loops=1",
+    "-mno-80387", "-mno-fp-ret-in-387", "-mpreferred-stack-boundary=3",
+    "-mskip-rax-setup", "-mtune=generic", "-mno-red-zone",
+    "-mcmodel=kernel", "-Wno-sign-compare", "-fno-asynchronous-unwind-tables",
+    "-mindirect-branch=thunk-extern", "-mindirect-branch-register",
+    "-mindirect-branch-cs-prefix", "-mfunction-return=thunk-extern",
+    "-fno-jump-tables", "-mharden-sls=all"]
+TAIL = [
+    "-fno-delete-null-pointer-checks", "-Wno-frame-address",
+    "-Wno-format-truncation", "-Wno-format-overflow",
+    "-Wno-address-of-packed-member", "-O2", "-fno-allow-store-data-races",
+    "-Wframe-larger-than=2048", "-fstack-protector-strong", "-Wno-main",
+    "-Wno-unused-but-set-variable", "-Wno-unused-const-variable",
+    "-Wno-dangling-pointer", "-ftrivial-auto-var-init=zero",
+    "-fno-stack-clash-protection", "-pg", "-mrecord-mcount", "-mfentry",
+    "-DCC_USING_FENTRY", "-Wvla", "-Wno-pointer-sign", "-Wcast-function-type",
+    "-Wno-stringop-truncation", "-Wno-stringop-overflow", "-Wno-restrict",
+    "-Wno-maybe-uninitialized", "-Wno-array-bounds",
+    "-Wno-alloc-size-larger-than", "-Wimplicit-fallthrough=5",
+    "-fno-strict-overflow", "-fno-stack-check", "-fconserve-stack",
+    "-Werror=date-time", "-Werror=incompatible-pointer-types",
+    "-Werror=designated-init", "-fno-builtin-wcslen",
+    "-Wno-packed-not-aligned", "-g"]
+X86_ONLY = ("-pg", "-mrecord-mcount", "-mfentry", "-DCC_USING_FENTRY")
+
+
+def include_flags(tree, arch, gen):
+    """kbuild's LINUXINCLUDE for tree (source) and gen (the generated
+    headers), and the headers every file includes first."""
+    a = os.path.join(tree, "arch", arch, "include")
+    g = os.path.join(gen, "arch", arch, "include", "generated")
+    out = ["-nostdinc",
+           "-I" + a, "-I" + g,
+           "-I" + os.path.join(tree, "include"),
+           "-I" + os.path.join(gen, "include"),
+           "-I" + os.path.join(a, "uapi"), "-I" + os.path.join(g, "uapi"),
+           "-I" + os.path.join(tree, "include", "uapi"),
+           "-I" + os.path.join(gen, "include", "generated", "uapi")]
+    for name in ("compiler-version.h", "kconfig.h", "compiler_types.h"):
+        path = os.path.join(tree, "include", "linux", name)
+        if os.path.isfile(path):
+            out += ["-include", path]
+    return out
+
+
+def flags(tree, arch, gen):
+    """The checker flags for files of tree parsed as for arch, with the
+    generated headers under gen; None for an architecture sparse is not
+    told about here."""
+    if arch not in MACHINE:
+        return None
+    machine = [f.replace("@TREE@", tree) for f in MACHINE[arch]]
+    extra = [f for f in machine if f.startswith("-I")]
+    machine = [f for f in machine if not f.startswith("-I")]
+    tail = TAIL if arch == "x86" else [f for f in TAIL if f not in X86_ONLY]
+    return CHECK + machine + include_flags(tree, arch, gen) + extra + \
+        C_FLAGS + (X86_C_FLAGS if arch == "x86" else []) + tail

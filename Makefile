@@ -140,6 +140,8 @@ install: all
 	done
 	install -m 644 cocci/*.cocci $(DESTDIR)$(PREFIX)/share/modlife/cocci/
 	install -m 644 kb/*.tsv kb/*.txt $(DESTDIR)$(PREFIX)/share/modlife/kb/
+	install -d $(DESTDIR)$(PREFIX)/share/modlife/kb/tree-config
+	install -m 644 kb/tree-config/*.config $(DESTDIR)$(PREFIX)/share/modlife/kb/tree-config/
 	install -m 644 harness/Kbuild harness/*.c $(DESTDIR)$(PREFIX)/share/modlife/harness/
 
 clean:

@@ -76,8 +76,11 @@ def docs_dir():
 
 
 def installed_kdirs():
-    """Debian's configured linux-headers-*-amd64 trees, oldest first."""
-    trees = glob.glob("/usr/src/linux-headers-*-amd64")
+    """Debian's configured linux-headers-*-amd64 trees, oldest first
+    (under /usr/src, or $MODLIFE_HEADERS_DIR)."""
+    base = os.environ.get("MODLIFE_HEADERS_DIR") or "/usr/src"
+    trees = glob.glob(os.path.join(glob.escape(base),
+                                   "linux-headers-*-amd64"))
 
     def version(path):
         v = os.path.basename(path)[len("linux-headers-"):].split("-")

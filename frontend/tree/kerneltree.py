@@ -66,6 +66,14 @@ def is_source_tree(tree):
         not None
 
 
+def has_headers(tree, arch="x86"):
+    """The tree has the headers a parse needs: include/linux/kconfig.h
+    and module.h, and the architecture's asm/ headers."""
+    return all(os.path.isfile(os.path.join(tree, "include", "linux", h))
+               for h in ("kconfig.h", "module.h")) and os.path.isdir(
+        os.path.join(tree, "arch", arch, "include", "asm"))
+
+
 def same_release(a, b):
     """Both trees are the same VERSION.PATCHLEVEL."""
     ra, rb = release(a), release(b)

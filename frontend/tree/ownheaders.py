@@ -72,7 +72,9 @@ class OwnHeaders:
         or None) with; None: the tree's own headers."""
         if self.kdir:
             return self.kdir
-        if not root or not kerneltree.is_source_tree(root):
+        if not root or not kerneltree.is_source_tree(root) or \
+                not kerneltree.has_headers(root):
+            # out of tree, or a tree without the headers to parse with
             return paths.default_kdir()
         rel = kerneltree.release(root)
         env = os.environ.get("KDIR")

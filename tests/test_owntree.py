@@ -1,0 +1,323 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A kernel tree parsed with its own headers: the generated headers made
+from a tree's data, the configuration made for it, which KDIR a tree is
+parsed with, and a corpus module scanned in the real 6.1 tree's layout
+with and without a matching KDIR."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+from util import CORPUS, MODLIFE, ROOT, needs_fetched, run, write
+
+sys.path.insert(0, ROOT)
+from frontend import paths                              # noqa: E402
+from frontend.tree import gentree, kconfeval, kerneltree  # noqa: E402
+from frontend.tree import timeconst                     # noqa: E402
+from frontend.tree.kconfig import Kconfig               # noqa: E402
+
+LINUX61 = os.path.join(ROOT, "build", "linux", "linux-source-6.1")
+
+KCONFIG = """\
+source "arch/$(SRCARCH)/Kconfig"
+source "lib/Kconfig"
+"""
+ARCH_KCONFIG = """\
+config X86
+	def_bool y
+	select HAVE_NEW_THING
+	select GONE_THING if NOT_THERE
+"""
+LIB_KCONFIG = """\
+config HAVE_NEW_THING
+	bool
+
+config GONE_THING
+	bool
+
+config OLD_ON
+	bool "old, on in the base"
+
+config NEW_SIZE
+	int
+	default 16 if NEW_BIG && !OLD_OFF
+	default 12 if HAVE_NEW_THING
+
+choice
+	prompt "new choice"
+	depends on OLD_ON
+
+config NEW_BIG
+	bool "big"
+	depends on GONE_THING
+
+config NEW_SMALL
+	bool "small"
+endchoice
+
+config NEW_NAME
+	string
+	default "x" if OLD_NAME != ""
+
+config OLD_NAME
+	string "a name"
+
+config OLD_OFF
+	bool "off in the base"
+	default y
+"""
+
+
+def fixture(tmp):
+    """A small kernel tree: version, Kconfig, Kbuild lists, a syscall
+    table and its Makefile, bounds.c and asm-offsets.c."""
+    t = os.path.join(tmp, "linux")
+    write(os.path.join(t, "Makefile"),
+          "VERSION = 6\nPATCHLEVEL = 99\nSUBLEVEL = 3\nEXTRAVERSION = -rc1\n")
+    write(os.path.join(t, "Kconfig"), KCONFIG)
+    write(os.path.join(t, "arch", "x86", "Kconfig"), ARCH_KCONFIG)
+    write(os.path.join(t, "arch", "arm", "Kconfig"),
+          "config ARM\n\tdef_bool y\n\tselect OLD_ON\n")
+    write(os.path.join(t, "lib", "Kconfig"), LIB_KCONFIG)
+    write(os.path.join(t, "include", "linux", "kconfig.h"), "\n")
+    write(os.path.join(t, "include", "asm-generic", "Kbuild"),
+          "mandatory-y += barrier.h\nmandatory-y += own.h\n")
+    for h in ("barrier.h", "own.h", "mcs_spinlock.h"):
+        write(os.path.join(t, "include", "asm-generic", h), "\n")
+    a = os.path.join(t, "arch", "x86")
+    write(os.path.join(a, "include", "asm", "own.h"), "\n")
+    write(os.path.join(a, "include", "asm", "Kbuild"),
+          "generic-y += mcs_spinlock.h\ngenerated-y += syscalls_64.h\n")
+    write(os.path.join(a, "entry", "syscalls", "Makefile"),
+          "out := arch/$(SRCARCH)/include/generated/asm\n"
+          "uapi := arch/$(SRCARCH)/include/generated/uapi/asm\n"
+          "syscall64 := $(src)/syscall_64.tbl\n"
+          "$(uapi)/unistd_64.h: abis := common,64\n"
+          "$(uapi)/unistd_64.h: $(syscall64) $(syshdr) FORCE\n"
+          "\t$(call if_changed,syshdr)\n"
+          "$(out)/syscalls_64.h: abis := common,64\n"
+          "$(out)/syscalls_64.h: $(syscall64) $(systbl) FORCE\n"
+          "\t$(call if_changed,systbl)\n")
+    write(os.path.join(a, "entry", "syscalls", "syscall_64.tbl"),
+          "# comment\n0\tcommon\tread\tsys_read\n"
+          "1\tx32\twritev\tcompat_sys_writev\n3\t64\tclose\tsys_close\n")
+    write(os.path.join(t, "kernel", "bounds.c"),
+          "\tDEFINE(NR_PAGEFLAGS, __NR_PAGEFLAGS);\n"
+          "#ifdef CONFIG_SMP\n\tDEFINE(NR_CPUS_BITS, order_base_2(X));\n"
+          "#endif\n\tDEFINE(NEW_BOUND, 1);\n")
+    write(os.path.join(a, "kernel", "asm-offsets.c"),
+          "\tOFFSET(pt_regs_bx, pt_regs, bx);\n\tDEFINE(PTREGS_SIZE, 1);\n")
+    return t
+
+
+class GeneratedHeadersTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.tree = fixture(self.tmp)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_version_of_the_tree(self):
+        self.assertEqual(kerneltree.version(self.tree),
+                         ("6", "99", "3", "-rc1"))
+        self.assertEqual(kerneltree.release(self.tree), "6.99")
+        self.assertTrue(kerneltree.is_source_tree(self.tree))
+        self.assertFalse(kerneltree.is_source_tree(self.tmp))
+
+    def test_configuration_fitted_to_the_tree(self):
+        kc = Kconfig(tree=self.tree)
+        base = [("CONFIG_X86", "y"), ("CONFIG_OLD_ON", "y"),
+                ("CONFIG_REMOVED", "y"), ("CONFIG_OLD_NAME", '"n"')]
+        got = dict(kconfeval.complete(
+            kc, [(s, v) for s, v in base if s in kc.defined_in],
+            {"CONFIG_OLD_OFF"}))
+        self.assertNotIn("CONFIG_REMOVED", got)     # not defined here
+        self.assertEqual(got["CONFIG_HAVE_NEW_THING"], "y")   # selected
+        self.assertNotIn("CONFIG_GONE_THING", got)  # select's if is off
+        self.assertNotIn("CONFIG_OLD_OFF", got)     # the base turns it off
+        self.assertNotIn("CONFIG_ARM", got)         # another arch
+        # a choice without default: its first visible member
+        self.assertEqual(got.get("CONFIG_NEW_SMALL"), "y")
+        self.assertNotIn("CONFIG_NEW_BIG", got)
+        self.assertEqual(got["CONFIG_NEW_SIZE"], "12")
+        self.assertEqual(got["CONFIG_NEW_NAME"], '"x"')
+
+    def test_generated_headers(self):
+        cfg = [("CONFIG_X86", "y"), ("CONFIG_SMP", "y"),
+               ("CONFIG_NR_CPUS", "8192"), ("CONFIG_HZ", "250"),
+               ("CONFIG_FOO", "m"), ("CONFIG_S", '"a b"')]
+        out = gentree.files(self.tree, "x86", cfg)
+        ac = out["include/generated/autoconf.h"]
+        self.assertIn("#define CONFIG_X86 1\n", ac)
+        self.assertIn("#define CONFIG_FOO_MODULE 1\n", ac)
+        self.assertIn('#define CONFIG_S "a b"\n', ac)
+        self.assertIn("#define NR_CPUS_BITS 13\n",
+                      out["include/generated/bounds.h"])
+        self.assertIn("#define NEW_BOUND ",
+                      out["include/generated/bounds.h"])
+        self.assertIn("#define pt_regs_bx 0\n",
+                      out["include/generated/asm-offsets.h"])
+        self.assertIn("#define LINUX_VERSION_CODE %d\n" % (6 << 16 | 99 << 8
+                                                           | 3),
+                      out["include/generated/uapi/linux/version.h"])
+        self.assertIn('"6.99.3-rc1"', out["include/generated/utsrelease.h"])
+        g = "arch/x86/include/generated/"
+        self.assertEqual(out[g + "asm/mcs_spinlock.h"],
+                         "#include <asm-generic/mcs_spinlock.h>\n")
+        self.assertIn(g + "asm/barrier.h", out)     # mandatory, not own
+        self.assertNotIn(g + "asm/own.h", out)      # the arch has its own
+        unistd = out[g + "uapi/asm/unistd_64.h"]
+        self.assertIn("#define __NR_read 0\n", unistd)
+        self.assertIn("#define __NR_close 3\n", unistd)
+        self.assertNotIn("writev", unistd)          # x32 only
+        self.assertIn("#define __NR_syscalls 4\n", unistd)
+        self.assertEqual(out[g + "asm/syscalls_64.h"].split("\n")[:4],
+                         ["__SYSCALL(0, sys_read)",
+                          "__SYSCALL(1, sys_ni_syscall)",
+                          "__SYSCALL(2, sys_ni_syscall)",
+                          "__SYSCALL(3, sys_close)"])
+
+    def test_timeconst_as_timeconst_bc(self):
+        text = timeconst.text(250)
+        self.assertIn("#define HZ_TO_MSEC_MUL32\tU64_C(0x80000000)\n", text)
+        self.assertIn("#define USEC_TO_HZ_ADJ32\tU64_C(0x7FF7CED9168)\n",
+                      text)
+        self.assertIn("#define HZ_TO_NSEC_NUM\t\t4000000\n", text)
+        self.assertIn("#define USEC_TO_HZ_SHR32\t43\n", text)
+
+
+class DefaultKdirTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.env = dict(os.environ)
+        os.environ.pop("KDIR", None)
+        os.environ["MODLIFE_HEADERS_DIR"] = self.tmp
+        for v in ("6.1.0-57", "6.12.0-1", "6.9.0-3"):
+            d = os.path.join(self.tmp, "linux-headers-%s-amd64" % v)
+            write(os.path.join(d, "include", "config", "kernel.release"),
+                  v.split("-")[0] + "\n")
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.env)
+        shutil.rmtree(self.tmp)
+
+    def test_the_headers_of_the_trees_version_not_the_newest(self):
+        self.assertTrue(paths.default_kdir("6.1").endswith(
+            "linux-headers-6.1.0-57-amd64"))
+        self.assertTrue(paths.default_kdir().endswith(
+            "linux-headers-6.12.0-1-amd64"))
+        self.assertIsNone(paths.default_kdir("6.13"))
+
+
+def layout_61(dest):
+    """The real 6.1 tree's layout (its top files, include/, arch/,
+    scripts/ and every Kconfig file), hard-linked under dest."""
+    top = os.path.join(dest, "linux")
+    os.makedirs(top)
+    for name in ("Makefile", "Kconfig"):
+        os.link(os.path.join(LINUX61, name), os.path.join(top, name))
+    for d in ("include", "arch"):
+        shutil.copytree(os.path.join(LINUX61, d), os.path.join(top, d),
+                        copy_function=os.link, symlinks=True)
+    os.makedirs(os.path.join(top, "scripts"))
+    for dirpath, dirnames, filenames in os.walk(LINUX61):
+        rel = os.path.relpath(dirpath, LINUX61)
+        dirnames[:] = [d for d in dirnames if rel != "." or
+                       d not in ("include", "arch", "Documentation")]
+        for fn in filenames:
+            if fn.startswith("Kconfig") and rel != ".":
+                os.makedirs(os.path.join(top, rel), exist_ok=True)
+                os.link(os.path.join(dirpath, fn),
+                        os.path.join(top, rel, fn))
+    return top
+
+
+MODULES = ("misc-char-bug", "cdev-bug", "kthread-bug")
+
+
+@needs_fetched(LINUX61, "linux-source")
+class RealTreeTest(unittest.TestCase):
+    """Corpus modules in the 6.1 tree's drivers/misc/: the findings are
+    the same with the 6.1 headers, with another kernel's headers also
+    installed, and with the tree's own headers."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.isdir(LINUX61):
+            raise unittest.SkipTest("no %s (make linux-source)" % LINUX61)
+        cls.kdir = paths.matching_kdir("6.1")
+        if not cls.kdir:
+            raise unittest.SkipTest("no Linux 6.1 headers installed")
+        cls.tmp = tempfile.mkdtemp(dir=os.path.join(ROOT, "build"))
+        cls.top = layout_61(cls.tmp)
+        cls.dirs = []
+        for m in MODULES:
+            d = os.path.join(cls.top, "drivers", "misc", m)
+            shutil.copytree(os.path.join(CORPUS, m), d)
+            cls.dirs.append(d)
+        cls.cache = os.path.join(cls.tmp, "cache")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def headers(self, *versions):
+        """A headers directory holding the 6.1 KDIR and fake ones."""
+        d = tempfile.mkdtemp(dir=self.tmp)
+        for v in versions:
+            name = os.path.join(d, "linux-headers-%s-amd64" % v)
+            if v.startswith("6.1."):
+                os.symlink(self.kdir, name)
+            else:
+                write(os.path.join(name, "include", "config",
+                                   "kernel.release"), v + "\n")
+        return d
+
+    def scan(self, headers):
+        env = dict(os.environ, MODLIFE_HEADERS_DIR=headers)
+        env.pop("KDIR", None)
+        res = run([MODLIFE, "scan", "--format", "json", "--rules", "all",
+                   "--no-cocci", "--cache-dir", self.cache] + self.dirs,
+                  cwd=self.top, env=env)
+        return json.loads(res.stdout), res.stderr
+
+    def expected(self):
+        out = []
+        for m in MODULES:
+            with open(os.path.join(CORPUS, m, "EXPECTED")) as f:
+                out += ["drivers/misc/%s/%s" % (m, ln.strip())
+                        for ln in f if ln.strip()]
+        return sorted(out)
+
+    @staticmethod
+    def keys(result):
+        return sorted("%s:%d:%s" % (f["file"], f["line"], f["rule"])
+                      for f in result["findings"])
+
+    def test_matching_kdir_and_another_kernels_headers(self):
+        alone, err = self.scan(self.headers("6.1.0-57"))
+        self.assertEqual(self.keys(alone), self.expected())
+        self.assertEqual(alone["errors"], [])
+        self.assertNotIn("own headers", err)
+        both, err = self.scan(self.headers("6.1.0-57", "6.12.0-1"))
+        self.assertEqual(both, alone)
+        self.assertNotIn("own headers", err)
+
+    def test_own_headers_without_a_matching_kdir(self):
+        result, err = self.scan(self.headers("6.12.0-1"))
+        self.assertIn("is Linux 6.12, the tree is 6.1: parsed with the "
+                      "tree's own headers", err)
+        self.assertEqual(err.count("own headers"), 1)
+        self.assertEqual(result["errors"], [])
+        self.assertEqual(self.keys(result), self.expected())
+        result, err = self.scan(self.headers())
+        self.assertIn("no configured headers of Linux 6.1", err)
+        self.assertEqual(self.keys(result), self.expected())
+
+
+if __name__ == "__main__":
+    unittest.main()

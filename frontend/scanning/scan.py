@@ -17,7 +17,8 @@ import time
 
 from . import cocci_engine, link, sparse_engine
 from .. import paths
-from ..tree import archheaders, fswalk, genheaders, includes, kflags
+from ..tree import archheaders, autoconf, fswalk, genheaders, gentree, \
+    includes, kconfeval, kflags, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -338,8 +339,9 @@ class Scanner:
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
         self.cache = FactCache(cache_dir, [self.binary, self.kb] + [
-            os.path.abspath(m.__file__) for m in (archheaders, genheaders)],
-            self.warn)
+            os.path.abspath(m.__file__) for m in (
+                archheaders, genheaders, gentree, autoconf, kconfeval,
+                treeflags)] + [autoconf.template()], self.warn)
         self.stats = {}
         self.input_errors = 0
         # kdir: named by the user (used for any tree); else per tree
@@ -445,8 +447,13 @@ class Scanner:
         arch_kdirs = paths.arch_kdirs()
 
         def for_arch(fl, arch):
-            """A file's flags for another architecture's headers."""
-            if arch not in arch_kdirs or not kdir:
+            """A file's flags for another architecture's headers: the
+            tree's own, or another architecture's configured ones."""
+            if not kdir:
+                setup = self.own.tree_setup(root, self.kconfig,
+                                            overlay.tree, arch)
+                return setup and setup[0] + fl[len(flags):]
+            if arch not in arch_kdirs:
                 return None
             return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
 
@@ -516,8 +523,8 @@ class Scanner:
                     archs = options[f][1]
                     # the architectures tried after a failure decide too
                     kf = fl + ["--arch=%s%s" % (
-                        a, "=" + arch_kdirs[a] if a in arch_kdirs else "")
-                        for a in archs] + tree_key
+                        a, "=" + arch_kdirs[a] if a in arch_kdirs and
+                        kdir else "") for a in archs] + tree_key
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs)] = (
                         "sparse", f, ck)

@@ -15,6 +15,24 @@ import re
 from .. import paths
 from . import fswalk, kconfeval
 
+# the architecture of the shipped configurations
+BASE_ARCH = "x86"
+# what a distribution's configuration of an architecture chooses where
+# kconfig's defaults would not (64-bit, the common platform)
+SEEDS = {
+    "powerpc": [("CONFIG_PPC64", "y"), ("CONFIG_PPC_BOOK3S_64", "y"),
+                ("CONFIG_CPU_LITTLE_ENDIAN", "y"), ("CONFIG_PPC_PSERIES", "y"),
+                ("CONFIG_PPC_POWERNV", "y"), ("CONFIG_SMP", "y")],
+    "arm": [("CONFIG_ARCH_MULTI_V7", "y"), ("CONFIG_ARCH_MULTIPLATFORM", "y"),
+            ("CONFIG_MMU", "y"), ("CONFIG_SMP", "y"), ("CONFIG_AEABI", "y")],
+    "mips": [("CONFIG_MIPS_MALTA", "y"), ("CONFIG_CPU_MIPS32_R2", "y"),
+             ("CONFIG_32BIT", "y"), ("CONFIG_CPU_LITTLE_ENDIAN", "y")],
+    "riscv": [("CONFIG_64BIT", "y"), ("CONFIG_ARCH_RV64I", "y"),
+              ("CONFIG_MMU", "y"), ("CONFIG_SMP", "y")],
+    "sparc": [("CONFIG_64BIT", "y"), ("CONFIG_SMP", "y")],
+    "arm64": [("CONFIG_SMP", "y")],
+    "s390": [("CONFIG_SMP", "y")],
+}
 LINE = re.compile(r'^(CONFIG_\w+)=(y|m|-?\d+|0x[0-9a-fA-F]+|"[^"\n]*")$')
 
 
@@ -50,13 +68,26 @@ def read_off(path):
 
 
 def fit(base, kconfig, off=(), arch="x86"):
-    """The base [(symbol, value)] made to fit the tree kconfig read:
-    what it does not define dropped, what it defines and the base
+    """The base [(symbol, value)] made to fit the tree kconfig read, as
+    for arch: what it does not define (for arch) dropped, what it defines and the base
     neither sets nor turns off (off) given the value kconfig would give
     it (kconfeval.py)."""
     if not kconfig.defined_in:
         return list(base)
     out = [(s, v) for s, v in base if s in kconfig.defined_in]
+    if arch != BASE_ARCH:
+        # the base's architecture options are not this one's: those
+        # defined under arch/ only are made again, from the seeds of
+        # a configuration of arch as a distribution builds it
+        top = os.path.join(kconfig.tree, "arch") + os.sep
+
+        def arch_only(sym):
+            return all(f.startswith(top)
+                       for f in kconfig.defined_in.get(sym, ()))
+        out = [(s, v) for s, v in out if not arch_only(s)]
+        off = {s for s in off if not arch_only(s)}
+        out += [(s, v) for s, v in SEEDS.get(arch, ())
+                if s in kconfig.defined_in]
     return kconfeval.complete(kconfig, out, off, arch)
 
 

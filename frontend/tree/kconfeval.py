@@ -107,22 +107,28 @@ def _compare(a, op, b):
 
 
 def reachable(kconfig, arch):
-    """The Kconfig files kconfig reads for arch: from the top Kconfig,
-    following "source" lines ($(SRCARCH) is arch)."""
+    """The Kconfig files kconfig reads for arch, from the top Kconfig
+    following "source" lines ($(SRCARCH) is arch): {path: the lines of
+    the source lines that lead to it}, which order the definitions as
+    kconfig reads them (an option defined twice takes the first default
+    read: arch/Kconfig sources the architecture's Kconfig at its top)."""
     tree = kconfig.tree
-    seen, stack = set(), [os.path.join(tree, "Kconfig")]
+    seen, stack = {}, [(os.path.join(tree, "Kconfig"), ())]
     while stack:
-        path = os.path.normpath(stack.pop())
+        path, chain = stack.pop()
+        path = os.path.normpath(path)
         if path in seen:
             continue
-        seen.add(path)
-        for kind, rel in kconfig.sources.get(path, ()):
+        seen[path] = chain
+        more = []
+        for kind, rel, n in kconfig.sources.get(path, ()):
             rel = rel.replace("$(SRCARCH)", arch).replace("$(ARCH)", arch)
             if "$" in rel:
                 continue
             base = os.path.dirname(path) if kind.endswith("rsource") \
                 else tree
-            stack.append(os.path.join(base, rel))
+            more.append((os.path.join(base, rel), chain + (n,)))
+        stack += reversed(more)
     return seen
 
 
@@ -139,7 +145,7 @@ def complete(kconfig, config, off=(), arch="x86"):
     todo = []
     for sym in sorted(kconfig.types):
         if sym in values or sym in off or not (
-                kconfig.defined_in.get(sym, set()) & files):
+                kconfig.defined_in.get(sym, set()) & files.keys()):
             continue
         todo.append(sym)
     members = kconfig._members()
@@ -182,6 +188,12 @@ def _choice_pick(kc, ev, cid, members):
     return next((m for m in ms if _deps(kc, ev, m)), None)
 
 
+def _in_order(kc, sym, files):
+    """The defaults of sym in kconfig's reading order."""
+    return sorted((d for d in kc.default_exprs.get(sym, ()) if d[2] in files),
+                  key=lambda d: files[d[2]] + (d[3],))
+
+
 def _value(kc, ev, sym, members):
     typ = kc.types.get(sym)
     files = ev.files
@@ -193,9 +205,7 @@ def _value(kc, ev, sym, members):
                    if f in files] + [0])
         dflt = 0
         if deps:
-            for value, cond, f in kc.default_exprs.get(sym, ()):
-                if f not in files:
-                    continue
+            for value, cond, _, _ in _in_order(kc, sym, files):
                 c = ev.run(cond) if cond else 2
                 if c:
                     dflt = min(ev.run(value), c)
@@ -209,8 +219,8 @@ def _value(kc, ev, sym, members):
         return {2: "y", 1: "m"}.get(v)
     if not deps:
         return None
-    for value, cond, f in kc.default_exprs.get(sym, ()):
-        if f not in files or (cond and not ev.run(cond)):
+    for value, cond, _, _ in _in_order(kc, sym, files):
+        if cond and not ev.run(cond):
             continue
         if value.startswith('"') or re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+",
                                                  value):

@@ -57,14 +57,15 @@ class Kconfig:
         self.choice_of = {}     # "CONFIG_X" -> its choice block's number
         self.choice_default = {}    # choice number -> its first default
         # the expressions, for evaluating defaults (kconfeval.py):
-        # "CONFIG_X" -> [expr]; -> [(value expr, condition or "")];
+        # "CONFIG_X" -> [(expr, file)]; -> [(value expr, condition or
+        # "", file, line)];
         # "CONFIG_T" -> [(selecting "CONFIG_X", condition or "")]
         self.dep_exprs = {}
         self.default_exprs = {}
         self.selected_if = {}
         self.types = {}         # "CONFIG_X" -> bool, tristate, int, ...
         self.inherited = {}     # the enclosing blocks' symbols
-        self.sources = {}       # Kconfig file -> [(source kind, path)]
+        self.sources = {}       # Kconfig file -> [(kind, path, line)]
         self._members_by, self._members_for = {}, 0
         self._selected_by = None
         self._read = set()
@@ -113,7 +114,7 @@ class Kconfig:
         sym = None
         blocks = []             # [kind, {symbols}] of open if/menu/choice
         help_indent = -1        # in a help text: its indentation (0: unknown)
-        for line in logical_lines(path):
+        for n, line in enumerate(logical_lines(path)):
             if help_indent >= 0:
                 if not line.strip():
                     continue
@@ -156,7 +157,7 @@ class Kconfig:
                 sym = None
                 if len(w) > 1:
                     self.sources.setdefault(os.path.normpath(path), []).append(
-                        (head, w[1].strip('"')))
+                        (head, w[1].strip('"'), n))
                 if len(w) > 1 and "$" not in w[1]:
                     rel = w[1].strip('"')
                     base = os.path.dirname(path) if head.startswith(
@@ -207,7 +208,7 @@ class Kconfig:
                 rest = " ".join(w[1:])
                 value, _, cond = rest.partition(" if ")
                 self.default_exprs.setdefault(sym, []).append(
-                    (value.strip(), cond.strip(), path))
+                    (value.strip(), cond.strip(), os.path.normpath(path), n))
             if sym and head in ("bool", "tristate", "int", "hex", "string",
                                 "def_bool", "def_tristate"):
                 self.types.setdefault(sym, head.replace("def_", ""))

@@ -18,15 +18,20 @@ MACHINE = {
     "x86": ["-D__x86_64__", "--arch=x86", "-mlittle-endian", "-m64"],
     "arm": ["--arch=arm", "-mlittle-endian", "-D__LINUX_ARM_ARCH__=7"],
     "arm64": ["--arch=arm64", "-mlittle-endian"],
-    "powerpc": ["--arch=ppc64le", "-mlittle-endian"],
+    "powerpc": ["--arch=powerpc64", "-mlittle-endian"],
     "s390": ["--arch=s390x", "-mbig-endian"],
     "mips": ["--arch=mips", "-mlittle-endian",
              "-I@TREE@/arch/mips/include/asm/mach-malta",
              "-I@TREE@/arch/mips/include/asm/mach-generic"],
     "riscv": ["--arch=riscv64", "-mlittle-endian"],
-    "loongarch": ["--arch=loongarch64", "-mlittle-endian"],
     "sparc": ["--arch=sparc64", "-mbig-endian"],
     "m68k": ["--arch=m68k", "-mbig-endian"],
+    "alpha": ["--arch=alpha", "-mlittle-endian"],
+    "sh": ["--arch=sh", "-mlittle-endian"],
+    "microblaze": ["--arch=microblaze", "-mbig-endian"],
+    "xtensa": ["--arch=xtensa", "-mlittle-endian"],
+    "openrisc": ["--arch=openrisc", "-mbig-endian"],
+    "nios2": ["--arch=nios2", "-mlittle-endian"],
 }
 # kbuild's c_flags on x86_64 that sparse reads, after LINUXINCLUDE
 C_FLAGS = [

@@ -553,7 +553,13 @@ def cmd_rules(a):
 
 def cmd_kb(a):
     from .scanning import kb
-    kdir = a.kdir or paths.default_kdir()
+    from .tree import kerneltree
+    # the knowledge of a tree is read with the headers of its version
+    kdir = a.kdir or paths.default_kdir(kerneltree.release(a.tree))
+    if not kdir:
+        sys.stderr.write("modlife: no configured headers of Linux %s "
+                         "(--kdir)\n" % kerneltree.release(a.tree))
+        return 2
     out = a.output or os.path.join(paths.ROOT, "kb", "owner-reads.tsv")
     try:
         return kb.build(a.tree, kdir, a.jobs, out)

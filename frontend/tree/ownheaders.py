@@ -20,17 +20,23 @@ NATIVE = "x86"
 
 
 def look(tree, arch):
-    """(trusted, fingerprint) of the tree's include directories: whether
-    they may be trusted as KDIR's are (the checker reads them without
-    the per-file look at each include: no FIFO, device or socket in
-    them, no link that leads out of the tree), and a digest of their
-    files' names, sizes and times, which the cache keys of the files
-    parsed with them hold: an edited header parses its users again."""
+    """(trusted, fingerprint) of the tree's include directories (include/
+    and every architecture's, which files of other architectures are
+    parsed with): whether they may be trusted as KDIR's are (the checker
+    reads them without the per-file look at each include: no FIFO,
+    device or socket in them, no link that leads out of the tree), and
+    a digest of their files' names, sizes and times, which the cache
+    keys of the files parsed with them hold: after a header is edited,
+    the tree's files are parsed again."""
     root = os.path.realpath(tree)
     ok = True
     h = hashlib.sha256()
-    for top in (os.path.join(tree, "include"),
-                os.path.join(tree, "arch", arch, "include")):
+    try:
+        arches = sorted(os.listdir(os.path.join(tree, "arch")))
+    except OSError:
+        arches = [arch]
+    for top in [os.path.join(tree, "include")] + [
+            os.path.join(tree, "arch", a, "include") for a in arches]:
         for dirpath, dirnames, filenames in fswalk.walk(top):
             dirnames.sort()
             for fn in sorted(filenames) + dirnames:

@@ -15,7 +15,7 @@ from util import CORPUS, MODLIFE, ROOT, needs_fetched, run, write
 sys.path.insert(0, ROOT)
 from frontend import paths                              # noqa: E402
 from frontend.tree import gentree, kconfeval, kerneltree  # noqa: E402
-from frontend.tree import timeconst                     # noqa: E402
+from frontend.tree import ownheaders, timeconst         # noqa: E402
 from frontend.tree.kconfig import Kconfig               # noqa: E402
 
 LINUX61 = os.path.join(ROOT, "build", "linux", "linux-source-6.1")
@@ -179,6 +179,29 @@ class GeneratedHeadersTest(unittest.TestCase):
                           "__SYSCALL(1, sys_ni_syscall)",
                           "__SYSCALL(2, sys_ni_syscall)",
                           "__SYSCALL(3, sys_close)"])
+
+    def test_defaults_in_kconfigs_reading_order(self):
+        # arch/Kconfig sources the architecture's Kconfig at its top: the
+        # architecture's default of an option defined in both is first
+        write(os.path.join(self.tree, "Kconfig"),
+              'source "arch/Kconfig"\nsource "lib/Kconfig"\n')
+        write(os.path.join(self.tree, "arch", "Kconfig"),
+              'source "arch/$(SRCARCH)/Kconfig"\n'
+              "config LEVELS\n\tint\n\tdefault 2\n")
+        write(os.path.join(self.tree, "arch", "x86", "Kconfig"),
+              ARCH_KCONFIG + "config LEVELS\n\tint\n\tdefault 4 if X86\n")
+        kc = Kconfig(tree=self.tree)
+        got = dict(kconfeval.complete(kc, [("CONFIG_X86", "y")]))
+        self.assertEqual(got["CONFIG_LEVELS"], "4")
+
+    def test_a_fifo_in_the_trees_headers_is_not_trusted(self):
+        ok, digest = ownheaders.look(self.tree, "x86")
+        self.assertTrue(ok)
+        os.mkfifo(os.path.join(self.tree, "arch", "x86", "include", "asm",
+                               "f.h"))
+        ok, again = ownheaders.look(self.tree, "x86")
+        self.assertFalse(ok)
+        self.assertNotEqual(digest, again)
 
     def test_timeconst_as_timeconst_bc(self):
         text = timeconst.text(250)

@@ -18,7 +18,7 @@ import time
 from . import cocci_engine, link, sparse_engine
 from .. import paths
 from ..tree import archheaders, autoconf, fswalk, genheaders, gentree, \
-    includes, kconfeval, kflags, treeflags
+    includes, kconfeval, kerneltree, kflags, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -431,6 +431,8 @@ class Scanner:
             skipped[p] = "link-outside"
         explicit += outside         # said on stderr: the user should know
         overlay = Overlays(self.cache.dir, self.warn)
+        # other architectures' files parse with the tree's headers
+        own_tree = bool(root) and kerneltree.has_headers(root)
         if not kdir:
             flags, trusted, digest = self.own.tree_setup(
                 root, self.kconfig, overlay.tree)
@@ -448,14 +450,15 @@ class Scanner:
 
         def for_arch(fl, arch):
             """A file's flags for another architecture's headers: the
-            tree's own, or another architecture's configured ones."""
-            if not kdir:
-                setup = self.own.tree_setup(root, self.kconfig,
-                                            overlay.tree, arch)
-                return setup and setup[0] + fl[len(flags):]
-            if arch not in arch_kdirs:
+            configured ones make arch-headers fetched (with a KDIR), else
+            the tree's own."""
+            if kdir and arch in arch_kdirs:
+                return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
+            if not own_tree:
                 return None
-            return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
+            setup = self.own.tree_setup(root, self.kconfig, overlay.tree,
+                                        arch)
+            return setup and setup[0] + fl[len(flags):]
 
         def work(f, fl, ck, kf, archs):
             """In a worker: the cached facts, or a sparse run (again with
@@ -524,7 +527,9 @@ class Scanner:
                     # the architectures tried after a failure decide too
                     kf = fl + ["--arch=%s%s" % (
                         a, "=" + arch_kdirs[a] if a in arch_kdirs and
-                        kdir else "") for a in archs] + tree_key
+                        kdir else "") for a in archs] + (
+                        tree_key or (archs and own_tree and
+                                     [self.own.digest(root)]) or [])
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs)] = (
                         "sparse", f, ck)

@@ -77,13 +77,15 @@ def fit(base, kconfig, off=(), arch="x86"):
     out = [(s, v) for s, v in base if s in kconfig.defined_in]
     if arch != BASE_ARCH:
         # the base's architecture options are not this one's: those
-        # defined under arch/ only are made again, from the seeds of
+        # of architectures only are made again, from the seeds of
         # a configuration of arch as a distribution builds it
         top = os.path.join(kconfig.tree, "arch") + os.sep
 
         def arch_only(sym):
-            return all(f.startswith(top)
-                       for f in kconfig.defined_in.get(sym, ()))
+            # defined under arch/ only, or selected by architectures'
+            # options only (ARCH_WANT_BATCHED_UNMAP_TLB_FLUSH)
+            return all(f.startswith(top) for f in kconfig.defined_in.get(
+                sym, ())) or bool(kconfig.arches(sym))
         out = [(s, v) for s, v in out if not arch_only(s)]
         off = {s for s in off if not arch_only(s)}
         out += [(s, v) for s, v in SEEDS.get(arch, ())

@@ -171,8 +171,13 @@ def complete(kconfig, config, off=(), arch="x86"):
 def _deps(kc, ev, sym):
     return min([ev.run(e) for e, f in kc.dep_exprs.get(sym, ())
                 if f in ev.files] +
-               [ev.tri(ev.word(d[len("CONFIG_"):]))
-                for d in kc.inherited.get(sym, ())] + [2])
+               # one definition whose enclosing blocks hold will do
+               [max([_all(ev, outer) for outer, f in kc.inherited.get(
+                   sym, ()) if f in ev.files] or [2])] + [2])
+
+
+def _all(ev, syms):
+    return min([ev.tri(ev.word(d[len("CONFIG_"):])) for d in syms] + [2])
 
 
 def _choice_pick(kc, ev, cid, members):
@@ -205,8 +210,8 @@ def _value(kc, ev, sym, members):
                    if f in files] + [0])
         dflt = 0
         if deps:
-            for value, cond, _, _ in _in_order(kc, sym, files):
-                c = ev.run(cond) if cond else 2
+            for value, cond, _, _, outer in _in_order(kc, sym, files):
+                c = min(ev.run(cond) if cond else 2, _all(ev, outer))
                 if c:
                     dflt = min(ev.run(value), c)
                     break
@@ -219,8 +224,8 @@ def _value(kc, ev, sym, members):
         return {2: "y", 1: "m"}.get(v)
     if not deps:
         return None
-    for value, cond, _, _ in _in_order(kc, sym, files):
-        if cond and not ev.run(cond):
+    for value, cond, _, _, outer in _in_order(kc, sym, files):
+        if (cond and not ev.run(cond)) or not _all(ev, outer):
             continue
         if value.startswith('"') or re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+",
                                                  value):

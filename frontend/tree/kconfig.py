@@ -64,7 +64,7 @@ class Kconfig:
         self.default_exprs = {}
         self.selected_if = {}
         self.types = {}         # "CONFIG_X" -> bool, tristate, int, ...
-        self.inherited = {}     # the enclosing blocks' symbols
+        self.inherited = {}     # [(the enclosing blocks' symbols, file)]
         self.sources = {}       # Kconfig file -> [(kind, path, line)]
         self._members_by, self._members_for = {}, 0
         self._selected_by = None
@@ -135,7 +135,8 @@ class Kconfig:
                 self.defined_in.setdefault(sym, set()).add(
                     os.path.normpath(path))
                 self.depends.setdefault(sym, set()).update(inherited)
-                self.inherited.setdefault(sym, set()).update(inherited)
+                self.inherited.setdefault(sym, []).append(
+                    (frozenset(inherited), os.path.normpath(path)))
                 if blocks and blocks[-1][0] == "choice":
                     self.choice_of[sym] = blocks[-1][2]
             elif head in ("help", "---help---"):
@@ -208,7 +209,8 @@ class Kconfig:
                 rest = " ".join(w[1:])
                 value, _, cond = rest.partition(" if ")
                 self.default_exprs.setdefault(sym, []).append(
-                    (value.strip(), cond.strip(), os.path.normpath(path), n))
+                    (value.strip(), cond.strip(), os.path.normpath(path), n,
+                     frozenset(inherited)))
             if sym and head in ("bool", "tristate", "int", "hex", "string",
                                 "def_bool", "def_tristate"):
                 self.types.setdefault(sym, head.replace("def_", ""))

@@ -72,6 +72,7 @@ class OwnHeaders:
         self.said = set()
         self.lock = threading.Lock()
         self.used = {}              # (tree, arch) -> tree_setup()
+        self.digests = {}
 
     def kdir_for(self, root):
         """The configured KDIR to parse the files of root (a kernel tree,
@@ -108,6 +109,14 @@ class OwnHeaders:
         return autoconf.fit(autoconf.read_config(path), kconfig,
                             autoconf.read_off(path), arch)
 
+    def digest(self, root):
+        """The part of a cache key that stands for the tree's headers."""
+        with self.lock:
+            if root not in self.digests:
+                self.digests[root] = "--modlife-tree=" + look(root,
+                                                              NATIVE)[1]
+            return self.digests[root]
+
     def tree_setup(self, root, kconfig, write, arch=NATIVE):
         """(flags, trusted flags, fingerprint) for root parsed with its
         own headers as for arch; write(files) gives the directory
@@ -124,6 +133,6 @@ class OwnHeaders:
                 ok, digest = look(root, arch)
                 trusted = flags if ok else \
                     treeflags.include_flags(gen, arch, gen)
-                self.used[key] = (flags, trusted,
-                                  "--modlife-tree=" + digest)
+                self.digests[root] = "--modlife-tree=" + digest
+                self.used[key] = (flags, trusted, self.digests[root])
             return self.used[key]

@@ -158,6 +158,14 @@ class GeneratedHeadersTest(unittest.TestCase):
                       out["include/generated/bounds.h"])
         self.assertIn("#define NEW_BOUND ",
                       out["include/generated/bounds.h"])
+        # a 32-bit long: flags and zones that leave page flags room
+        # (page-flags-layout.h stops the parse otherwise)
+        self.assertIn("#define NR_PAGEFLAGS 18\n",
+                      out["include/generated/bounds.h"])
+        out64 = gentree.files(self.tree, "x86", cfg + [("CONFIG_64BIT",
+                                                        "y")])
+        self.assertIn("#define NR_PAGEFLAGS 25\n",
+                      out64["include/generated/bounds.h"])
         self.assertIn("#define pt_regs_bx 0\n",
                       out["include/generated/asm-offsets.h"])
         self.assertIn("#define LINUX_VERSION_CODE %d\n" % (6 << 16 | 99 << 8

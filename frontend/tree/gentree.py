@@ -27,6 +27,10 @@ from .kconfig import logical_lines
 BOUNDS = {"NR_PAGEFLAGS": "25", "MAX_NR_ZONES": "5", "SPINLOCK_SIZE": "4",
           "LRU_GEN_WIDTH": "3", "__LRU_REFS_WIDTH": "2",
           "LRU_REFS_WIDTH": "2", "MAX_NR_GENS": "4", "MAX_NR_TIERS": "4"}
+# a 32-bit long leaves page flags fewer spare bits: fewer zones and
+# flags, as 32-bit configurations have, and no generation bits
+BOUNDS_32 = dict(BOUNDS, NR_PAGEFLAGS="18", MAX_NR_ZONES="2",
+                 LRU_GEN_WIDTH="0", __LRU_REFS_WIDTH="0")
 MAX_HEADER = 4 << 20
 
 
@@ -54,6 +58,7 @@ def bounds(tree, config):
     cfg = dict(config)
     names = re.findall(r"\bDEFINE\(\s*(\w+)\s*,", _read(
         os.path.join(tree, "kernel", "bounds.c")))
+    table = BOUNDS if cfg.get("CONFIG_64BIT") == "y" else BOUNDS_32
     out, seen = [], set()
     for n in names:
         if n in seen:
@@ -71,7 +76,7 @@ def bounds(tree, config):
                 cfg.get("CONFIG_LRU_GEN") != "y":
             v = "0"
         else:
-            v = BOUNDS.get(n, "1")
+            v = table.get(n, "1")
         out.append("#define %s %s" % (n, v))
     return _guarded("linux_bounds_h", out)
 

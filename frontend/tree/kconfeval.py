@@ -62,19 +62,20 @@ class _Eval:
     def peek(self):
         return self.toks[self.i] if self.i < len(self.toks) else None
 
-    def or_(self):
-        v = self.and_()
-        while self.peek() == "||":
+    def _joined(self, op, operand, combine):
+        """operand (op operand)*, folded with combine (tristate logic:
+        || is the maximum, && the minimum)."""
+        v = operand()
+        while self.peek() == op:
             self.i += 1
-            v = max(v, self.and_())
+            v = combine(v, operand())
         return v
 
+    def or_(self):
+        return self._joined("||", self.and_, max)
+
     def and_(self):
-        v = self.not_()
-        while self.peek() == "&&":
-            self.i += 1
-            v = min(v, self.not_())
-        return v
+        return self._joined("&&", self.not_, min)
 
     def not_(self):
         if self.peek() == "!":

@@ -469,16 +469,56 @@ struct symbol *member_of_lvalue(struct expression *e)
  * The member at byte @off of @st: a struct-typed one first (the container
  * of a deeper member), else, with @any, whatever member starts there.
  */
+/* Linux 6.5 and later export through assembly (linux/export.h) */
+static int exports_in_asm(void)
+{
+	struct symbol *m = lookup_symbol(built_in_ident("__EXPORT_SYMBOL_REF"),
+					 NS_MACRO | NS_UNDEF);
+
+	return m && m->namespace == NS_MACRO;
+}
+
+/* "__UNIQUE_ID___addressable_fn<N> = &fn" at file scope */
+static int addressable(struct symbol *fn)
+{
+	const char *want = sym_name(fn);
+	struct symbol *sym;
+
+	FOR_EACH_PTR(tu.symbols, sym) {
+		struct symbol *target;
+
+		if (strncmp(sym_name(sym), "__UNIQUE_ID___addressable_", 26))
+			continue;
+		target = base_object(sym->initializer);
+		if (target && !strcmp(sym_name(target), want))
+			return 1;
+	} END_FOR_EACH_PTR(sym);
+	return 0;
+}
+
 /*
- * EXPORT_SYMBOL(fn) declares "__kstrtab_fn"; initcalls also leave an
- * __ADDRESSABLE() of their function, but no string table entry.
+ * EXPORT_SYMBOL(fn) declares "__kstrtab_fn" up to Linux 6.4; initcalls
+ * also leave an __ADDRESSABLE() of their function, but no string table
+ * entry. From 6.5 on the export is assembly that the parse drops, and
+ * what is left is its __ADDRESSABLE(fn). Initcalls of built-in code
+ * leave one too, of a static function (an export is never static:
+ * modpost refuses a local symbol), and module_init() and module_exit()
+ * one of init_module and cleanup_module, the loader's entry points.
  */
 int is_exported_symbol(struct symbol *fn)
 {
+	struct symbol *def = fn->definition ? fn->definition : fn;
+	const char *fname = sym_name(fn);
 	char name[300];
 
-	snprintf(name, sizeof(name), "__kstrtab_%s", sym_name(fn));
-	return lookup_symbol(built_in_ident(name), NS_SYMBOL) != NULL;
+	snprintf(name, sizeof(name), "__kstrtab_%s", fname);
+	if (lookup_symbol(built_in_ident(name), NS_SYMBOL))
+		return 1;
+	if ((def->ctype.modifiers | fn->ctype.modifiers) & MOD_STATIC)
+		return 0;
+	if (!strcmp(fname, "init_module") || !strcmp(fname, "cleanup_module"))
+		return 0;
+	return exports_in_asm() && addressable(fn);
 }
 
 const char *callee_name(struct symbol *callee)

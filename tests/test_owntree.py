@@ -146,6 +146,27 @@ class GeneratedHeadersTest(unittest.TestCase):
         self.assertEqual(got["CONFIG_NEW_SIZE"], "12")
         self.assertEqual(got["CONFIG_NEW_NAME"], '"x"')
 
+    def test_options_another_arch_cannot_have_go(self):
+        # kconfig drops what a .config sets against its dependencies:
+        # what rests on an x86-only select, unless something selects it
+        kc = Kconfig(tree=self.tree)
+        base = [("CONFIG_X86", "y"), ("CONFIG_HAVE_NEW_THING", "y"),
+                ("CONFIG_OLD_ON", "y"), ("CONFIG_NEW_BIG", "y"),
+                ("CONFIG_GONE_THING", "y"), ("CONFIG_OLD_NAME", '"n"')]
+        got = dict(kconfeval.drop_unmet(kc, base, arch="x86"))
+        self.assertEqual(got["CONFIG_NEW_BIG"], "y")  # GONE_THING is on
+        got = dict(kconfeval.drop_unmet(
+            kc, [(s, v) for s, v in base if s != "CONFIG_GONE_THING"],
+            arch="x86"))
+        self.assertNotIn("CONFIG_NEW_BIG", got)     # it depends on it
+        self.assertEqual(got["CONFIG_OLD_ON"], "y")     # no dependency
+        self.assertEqual(got["CONFIG_HAVE_NEW_THING"], "y")   # selected
+        self.assertEqual(got["CONFIG_OLD_NAME"], '"n"')  # not a bool
+        got = dict(kconfeval.drop_unmet(
+            kc, [(s, v) for s, v in base if s != "CONFIG_GONE_THING"],
+            {"CONFIG_NEW_BIG"}, arch="x86"))
+        self.assertEqual(got["CONFIG_NEW_BIG"], "y")  # kept as asked
+
     def test_generated_headers(self):
         cfg = [("CONFIG_X86", "y"), ("CONFIG_SMP", "y"),
                ("CONFIG_NR_CPUS", "8192"), ("CONFIG_HZ", "250"),

@@ -90,6 +90,11 @@ def fit(base, kconfig, off=(), arch="x86"):
         off = {s for s in off if not arch_only(s)}
         out += [(s, v) for s, v in SEEDS.get(arch, ())
                 if s in kconfig.defined_in]
+        out = kconfeval.complete(kconfig, out, off, arch)
+        # the base's options whose dependencies this architecture does
+        # not meet go, as kconfig drops them
+        return kconfeval.drop_unmet(kconfig, out, {s for s, _ in SEEDS.get(
+            arch, ())}, arch)
     return kconfeval.complete(kconfig, out, off, arch)
 
 

@@ -169,6 +169,37 @@ def complete(kconfig, config, off=(), arch="x86"):
     return list(config) + [(s, added[s]) for s in todo if s in added]
 
 
+def drop_unmet(kconfig, config, keep=(), arch="x86"):
+    """config without the bool and tristate options whose dependencies
+    fail for arch and that nothing on selects (what kconfig itself does
+    to a .config made for another architecture: mm's SPARSEMEM, set in an
+    x86 configuration, rests on ARCH_SPARSEMEM_ENABLE, which m68k never
+    selects); keep names options left as they are."""
+    values = dict(config)
+    ev = _Eval(values)
+    ev.files = reachable(kconfig, arch) if kconfig.tree else {}
+    ev.types = kconfig.types
+    keep = set(keep)
+    for _ in range(MAX_ROUNDS):
+        gone = []
+        for sym, v in list(values.items()):
+            if sym in keep or v not in ("y", "m") or \
+                    kconfig.types.get(sym) not in ("bool", "tristate") or \
+                    _deps(kconfig, ev, sym):
+                continue
+            if any(values.get(x) in ("y", "m") and
+                   (not c or ev.run(c))
+                   for x, c, f in kconfig.selected_if.get(sym, ())
+                   if f in ev.files):
+                continue
+            gone.append(sym)
+        if not gone:
+            break
+        for sym in gone:
+            del values[sym]
+    return [(s, v) for s, v in config if s in values]
+
+
 def _deps(kc, ev, sym):
     return min([ev.run(e) for e, f in kc.dep_exprs.get(sym, ())
                 if f in ev.files] +

@@ -92,8 +92,9 @@ def fit(base, kconfig, off=(), arch="x86"):
                 if s in kconfig.defined_in]
         out = kconfeval.complete(kconfig, out, off, arch)
         # the base's options whose dependencies this architecture does
-        # not meet go, as kconfig drops them
-        return kconfeval.drop_unmet(kconfig, out, {s for s, _ in SEEDS.get(
+        # not meet go, as kconfig drops them, and what they held off
+        # takes its value (FLATMEM where SPARSEMEM went)
+        out = kconfeval.drop_unmet(kconfig, out, {s for s, _ in SEEDS.get(
             arch, ())}, arch)
     return kconfeval.complete(kconfig, out, off, arch)
 

@@ -133,6 +133,10 @@ def parallel(pattern, jobs):
             failed += f
             skipped += s
             times[name] = round(secs, 1)
+        # workers that end on their own run multiprocessing's
+        # finalizers (the tests' temporary caches); terminate() would not
+        pool.close()
+        pool.join()
     passed = run - failed - skipped
     _save_times(times)
     sys.stdout.write("".join(details))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared helpers of the tests: run modlife, copy corpus modules, kbuild."""
-import atexit
 import json
+import multiprocessing.util
 import os
 import shutil
 import subprocess
@@ -154,7 +154,10 @@ def cold_cache():
         except Exception:
             pass    # no KDIR: the scan says so itself
     path = tempfile.mkdtemp(prefix="cold-", dir=os.path.dirname(shared))
-    atexit.register(shutil.rmtree, path, True)
+    # a worker of run.py's pool ends without atexit handlers; it runs
+    # multiprocessing's finalizers, and so does a plain process's exit
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(path, True),
+                                  exitpriority=0)
     for name in os.listdir(shared):
         if name.startswith("kflags-"):
             shutil.copy(os.path.join(shared, name), path)

@@ -187,10 +187,7 @@ def drop_unmet(kconfig, config, keep=(), arch="x86"):
                     kconfig.types.get(sym) not in ("bool", "tristate") or \
                     _deps(kconfig, ev, sym):
                 continue
-            if any(values.get(x) in ("y", "m") and
-                   (not c or ev.run(c))
-                   for x, c, f in kconfig.selected_if.get(sym, ())
-                   if f in ev.files):
+            if _selected(kconfig, ev, sym):
                 continue
             gone.append(sym)
         if not gone:
@@ -206,6 +203,14 @@ def _deps(kc, ev, sym):
                # one definition whose enclosing blocks hold will do
                [max([_all(ev, outer) for outer, f in kc.inherited.get(
                    sym, ()) if f in ev.files] or [2])] + [2])
+
+
+def _selected(kc, ev, sym):
+    """How far an option that is on selects sym (0, 1 or 2)."""
+    return max([min(ev.tri(ev.word(x[len("CONFIG_"):])),
+                    ev.run(c) if c else 2)
+                for x, c, f in kc.selected_if.get(sym, ())
+                if f in ev.files] + [0])
 
 
 def _all(ev, syms):
@@ -236,10 +241,7 @@ def _value(kc, ev, sym, members):
     files = ev.files
     deps = _deps(kc, ev, sym)
     if typ in ("bool", "tristate"):
-        sel = max([min(ev.tri(ev.word(x[len("CONFIG_"):])),
-                       ev.run(c) if c else 2)
-                   for x, c, f in kc.selected_if.get(sym, ())
-                   if f in files] + [0])
+        sel = _selected(kc, ev, sym)
         dflt = 0
         if deps:
             for value, cond, _, _, outer in _in_order(kc, sym, files):

@@ -210,6 +210,51 @@ class GeneratedHeadersTest(unittest.TestCase):
                           "__SYSCALL(2, sys_ni_syscall)",
                           "__SYSCALL(3, sys_close)"])
 
+    def test_sh_machtypes_from_the_boards_table(self):
+        write(os.path.join(self.tree, "arch", "sh", "tools", "mach-types"),
+              "#\n# MACH_<xxx>\t\tCONFIG_<xxx>\n#\n"
+              "SE\t\t\tSH_SOLUTION_ENGINE\n7206SE\t\t\t"
+              "SH_7206_SOLUTION_ENGINE\nbad line here\n")
+        out = gentree.files(self.tree, "sh", [])
+        text = out["include/generated/machtypes.h"]
+        self.assertIn("#ifdef CONFIG_SH_SOLUTION_ENGINE\n  #define MACH_SE 1"
+                      "\n#else\n  #define MACH_SE 0\n#endif\n", text)
+        self.assertIn("#define mach_is_7206se() (MACH_7206SE)\n", text)
+        self.assertNotIn("bad", text)
+        self.assertNotIn("include/generated/machtypes.h",
+                         gentree.files(self.tree, "x86", []))
+
+    def test_m68k_seeds_choose_a_page_size(self):
+        """Without a machine, m68k has no MMU type, so no page size, and
+        6.12's slab.h stops at CONFIG_PAGE_SHIFT."""
+        write(os.path.join(self.tree, "arch", "m68k", "Kconfig"), """\
+config M68K
+	def_bool y
+config MMU
+	bool "MMU"
+config MMU_MOTOROLA
+	bool
+	select HAVE_PAGE_SIZE_4KB
+config ATARI
+	bool "Atari"
+	select MMU_MOTOROLA if MMU
+config HAVE_PAGE_SIZE_4KB
+	bool
+choice
+	prompt "page size"
+config PAGE_SIZE_4KB
+	bool "4KiB"
+	depends on HAVE_PAGE_SIZE_4KB
+endchoice
+config PAGE_SHIFT
+	int
+	default 12 if PAGE_SIZE_4KB
+""")
+        got = dict(ownheaders.OwnHeaders.config(Kconfig(tree=self.tree),
+                                                "m68k"))
+        self.assertEqual(got.get("CONFIG_PAGE_SHIFT"), "12")
+        self.assertEqual(got.get("CONFIG_ATARI"), "y")
+
     def test_defaults_in_kconfigs_reading_order(self):
         # arch/Kconfig sources the architecture's Kconfig at its top: the
         # architecture's default of an option defined in both is first

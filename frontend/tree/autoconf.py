@@ -30,6 +30,10 @@ SEEDS = {
     "riscv": [("CONFIG_64BIT", "y"), ("CONFIG_ARCH_RV64I", "y"),
               ("CONFIG_MMU", "y"), ("CONFIG_SMP", "y")],
     "sparc": [("CONFIG_64BIT", "y"), ("CONFIG_SMP", "y")],
+    # the classic machines with their MMU (the page size follows)
+    "m68k": [("CONFIG_MMU", "y"), ("CONFIG_M68KCLASSIC", "y"),
+             ("CONFIG_M68040", "y"), ("CONFIG_AMIGA", "y"),
+             ("CONFIG_ATARI", "y"), ("CONFIG_MAC", "y"), ("CONFIG_Q40", "y")],
     "arm64": [("CONFIG_SMP", "y")],
     "s390": [("CONFIG_SMP", "y")],
 }

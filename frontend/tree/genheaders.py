@@ -70,3 +70,33 @@ def make(tree, source, header):
     if len(data) > fswalk.MAX_SOURCE:
         return None             # no header a tree ships is this large
     return data.decode("utf-8", "replace")
+
+
+def sh_machtypes(tree):
+    """arch/sh/tools/gen-mach-types' output (include/generated/
+    machtypes.h): MACH_x 1 when the board's option is on, else 0, and
+    mach_is_x()."""
+    path = os.path.join(tree, "arch", "sh", "tools", "mach-types")
+    if not os.path.isfile(path):
+        return None
+    try:
+        with fswalk.open_regular(path) as f:
+            lines = f.read(fswalk.MAX_SOURCE).decode(
+                "utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    machs = []
+    for ln in lines:
+        w = ln.split()
+        if ln.startswith("#") or len(w) != 2 or not all(
+                re.fullmatch(r"\w+", x) for x in w):
+            continue
+        machs.append(w)
+    out = ["#ifndef __ASM_SH_MACHTYPES_H", "#define __ASM_SH_MACHTYPES_H"]
+    for mach, config in machs:
+        out += ["#ifdef CONFIG_%s" % config, "  #define MACH_%s 1" % mach,
+                "#else", "  #define MACH_%s 0" % mach, "#endif"]
+    out += ["#define mach_is_%s() (MACH_%s)" % (mach.lower(), mach)
+            for mach, _ in machs]
+    out += ["#endif"]
+    return "\n".join(out) + "\n"

@@ -261,5 +261,9 @@ def files(tree, arch, config):
         text = genheaders.mach_types(tree)
         if text:
             out["arch/arm/include/generated/asm/mach-types.h"] = text
+    if arch == "sh":
+        text = genheaders.sh_machtypes(tree)
+        if text:
+            out["include/generated/machtypes.h"] = text
     return out
 

@@ -351,34 +351,47 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
         """An option tristate only in arch/arm's Kconfig is a module
         option; a bool part of a module is in the module; a part named
         from a neighbour directory ("../common/") belongs to the module
-        that names it; an option no Kconfig defines builds nothing."""
+        that names it; an option no Kconfig defines builds nothing, nor
+        one nothing can turn on (no prompt, default, select or imply)."""
         with TempDir() as tmp:
             root, d = self.same_kernel_tree(tmp)
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config FOO_ARM\n\ttristate \"arm only\"\n"
-                  "config FOO_FEATURE\n\tbool \"a feature\"\n")
+                  "\tselect FOO_SEL\n\timply FOO_IMP\n"
+                  "config FOO_FEATURE\n\tbool \"a feature\"\n"
+                  "config FOO_DEAD\n\ttristate\n\tselect FOO_ARM\n"
+                  "config FOO_SEL\n\ttristate\n"
+                  "config FOO_IMP\n\ttristate\n"
+                  "config FOO_DEF\n\ttristate\n\tdefault m if FOO_ARM\n"
+                  "config FOO_QUOTED\n\ttristate 'a prompt'\n")
             write(os.path.join(d, "Makefile"), "\n".join([
                 "obj-${CONFIG_FOO_ARM} += armfoo.o",
                 "armfoo-y := arm-main.o",
                 "armfoo-$(CONFIG_FOO_FEATURE) += arm-feature.o",
                 "armfoo-y += ../common/shared.o",
-                "obj-$(CONFIG_NOWHERE) += gone.o", ""]))
-            for n in ("arm-main.c", "arm-feature.c", "gone.c",
-                      "../common/shared.c"):
+                "obj-$(CONFIG_NOWHERE) += gone.o",
+                "obj-$(CONFIG_FOO_DEAD) += dead.o"] + [
+                "obj-$(CONFIG_FOO_%s) += %s.o" % (n.upper(), n)
+                for n in ("sel", "imp", "def", "quoted")] + [""]))
+            built = ("sel.c", "imp.c", "def.c", "quoted.c")
+            for n in ("arm-main.c", "arm-feature.c", "gone.c", "dead.c",
+                      "../common/shared.c") + built:
                 write(os.path.join(d, n), "int x;\n")
             write(os.path.join(root, "drivers", "common", "Makefile"), "")
             mm = self.modules.ModuleMap(self.Kconfig(
                 tree=root, kdir=kdir()))
             got = {}
-            for n in ("arm-main.c", "arm-feature.c", "gone.c",
-                      "../common/shared.c"):
+            for n in ("arm-main.c", "arm-feature.c", "gone.c", "dead.c",
+                      "../common/shared.c") + built:
                 p = mm.resolve(os.path.normpath(os.path.join(d, n)))
                 got[n] = (p.module, p.reason, p.modname)
-            self.assertEqual(got, {
+            self.assertEqual(got, dict({
                 "arm-main.c": (True, None, "armfoo"),
                 "arm-feature.c": (True, None, "armfoo"),
                 "../common/shared.c": (True, None, "armfoo"),
-                "gone.c": (False, "not-built", "gone")})
+                "gone.c": (False, "not-built", "gone"),
+                "dead.c": (False, "not-built", "dead")}, **{
+                    n: (True, None, n[:-2]) for n in built}))
 
     def test_own_options_are_parsed_as_modules(self):
         """The option selecting the object, and the options of the same

@@ -47,6 +47,8 @@ class Kconfig:
 
     def __init__(self, tree=None, kdir=None):
         self.tristate = set()
+        self.prompted = set()   # a user can set them
+        self.implied = set()    # another option implies them
         self.bool = set()
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
         self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
@@ -204,6 +206,11 @@ class Kconfig:
                 self.tristate.add(sym)
             elif sym and head in ("bool", "def_bool"):
                 self.bool.add(sym)
+            elif sym and head == "imply" and len(w) > 1:
+                self.implied.add("CONFIG_" + w[1])
+            if sym and (head == "prompt" or head in ("bool", "tristate") and
+                        len(w) > 1 and w[1][:1] in ('"', "'")):
+                self.prompted.add(sym)
             if sym and head in ("default", "def_bool", "def_tristate") and \
                     len(w) > 1:
                 rest = " ".join(w[1:])
@@ -299,6 +306,13 @@ class Kconfig:
         if self.same_kernel:
             return False
         return sym in self.tristate
+
+    def settable(self, sym):
+        """Some configuration can turn sym on: a prompt, a default, or
+        another option's select or imply (SND_SOC_INTEL_SST of 6.12,
+        a bare tristate nothing selects any more, never is)."""
+        return sym in self.prompted or sym in self.default_exprs or \
+            sym in self.selected_if or sym in self.implied
 
     def arches(self, sym):
         """The arch/ subdirectories whose Kconfig files define sym, when

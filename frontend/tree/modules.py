@@ -356,7 +356,8 @@ REASONS = {
     "bool-only": "only obj-y, or an option that is bool everywhere: "
                  "never a module",
     "not-built": "no Makefile names it, or its option is defined in no "
-                 "Kconfig file",
+                 "Kconfig file, or nothing can turn it on (no prompt, "
+                 "default, select or imply)",
     "no-makefile": "no Makefile names it (--config kdir; --assume-module "
                    "checks it)",
     "config": "KDIR's .config does not build it as a module "
@@ -478,9 +479,13 @@ class ModuleMap:
 
     def _modular(self, sym, in_tree):
         """Under "any": True when the option can be m, False when it
-        cannot (bool), None when no Kconfig file defines it."""
+        cannot (bool), None when no Kconfig file defines it or none
+        can turn it on."""
         if sym in self.kconfig.tristate:
-            return True
+            # in a tree, an option no configuration can turn on builds
+            # nothing (out of tree, make CONFIG_X=m may set it)
+            return True if not in_tree or self.kconfig.settable(sym) \
+                else None
         if sym in self.kconfig.bool:
             return False
         # out of tree, kbuild builds nothing but modules

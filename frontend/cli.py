@@ -290,11 +290,11 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
         why = ", ".join("%s %d" % kv for kv in sorted(st["reasons"].items()))
         sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
                          "module code%s), %d not parsed, %d from cache; "
-                         "%.2f s, link %.3f s\n"
+                         "%.2f s, link %.3f s; knowledge: %s\n"
                          % (st["files"], st["checked"], st["skipped"],
                             ": " + why if why else "",
                             st["failed"], st["cache_hits"], st["seconds"],
-                            st["link_seconds"]))
+                            st["link_seconds"], scanner.knowledge))
     if base_file:
         baseline.write(base_file.tmp, result["findings"])
         base_file.commit()
@@ -552,20 +552,33 @@ def cmd_rules(a):
 
 
 def cmd_kb(a):
-    from .scanning import kb
+    from .scanning import cache, kb
+    from .tree.overlay import Overlays
     from .tree import kerneltree
-    # the knowledge of a tree is read with the headers of its version
-    kdir = a.kdir or paths.default_kdir(kerneltree.release(a.tree))
-    if not kdir:
+    from .tree.ownheaders import OwnHeaders
+    # the knowledge of a tree is read with the headers a scan of the
+    # tree parses it with: KDIR of its version, else its own
+    own = OwnHeaders(a.kdir, lambda m: sys.stderr.write("modlife: %s\n" % m))
+    kdir = own.kdir_for(os.path.abspath(a.tree))
+    if not kdir and not kerneltree.has_headers(a.tree):
         sys.stderr.write("modlife: no configured headers of Linux %s "
                          "(--kdir)\n" % kerneltree.release(a.tree))
         return 2
     out = a.output or os.path.join(paths.ROOT, "kb", "owner-reads.tsv")
+    mask = os.umask(0)
+    os.umask(mask)
+    overlay = Overlays(cache.default_dir())
     try:
-        return kb.build(a.tree, kdir, a.jobs, out)
+        base, mmap = kb.setup(a.tree, kdir, own, overlay.tree)
+        summary = kb.build(a.tree, base, mmap, a.jobs, out,
+                           mode=0o666 & ~mask)
     except (kb.KbError, kflags.KbuildError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2
+    finally:
+        overlay.close()
+    print("modlife kb: %s -> %s" % (summary, out))
+    return 0
 
 
 class Terminated(BaseException):

@@ -555,6 +555,28 @@ class KbTest(unittest.TestCase):
             self.assertIn("Linux 6.1.99", text)
             self.assertNotIn(tmp, text)
 
+    def test_a_file_name_makes_no_rows(self):
+        """A tab or newline in a file's name stays inside its field."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"),
+                  "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n")
+            write(os.path.join(tree, "kernel", "pin\tx\nstruct evil\t.c"),
+                  PIN_C)
+            out = os.path.join(tmp, "kb.tsv")
+            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            self.assertEqual(res.returncode, 0, res.stderr)
+            with open(out) as f:
+                rows = [ln.rstrip("\n").split("\t") for ln in f
+                        if not ln.startswith("#")]
+            self.assertEqual(sorted(r[0] for r in rows), [
+                "struct bar_ops", "struct baz_ops", "struct foo_ops",
+                "struct holder"])
+            self.assertEqual({len(r) for r in rows}, {3})
+            self.assertIn("kernel/pin?x?struct evil?.c:11 foo_get()",
+                          [r[1] for r in rows])
+
     def test_owner_copied_through_a_registration_helper(self):
         with TempDir() as tmp:
             tree = os.path.join(tmp, "linux")

@@ -18,6 +18,7 @@ from frontend import paths                              # noqa: E402
 from frontend.tree import gentree, kconfeval, kerneltree  # noqa: E402
 from frontend.tree import ownheaders, timeconst         # noqa: E402
 from frontend.tree.kconfig import Kconfig               # noqa: E402
+from frontend.scanning import treekb                    # noqa: E402
 
 LINUX61 = os.path.join(ROOT, "build", "linux", "linux-source-6.1")
 
@@ -311,16 +312,25 @@ class DefaultKdirTest(unittest.TestCase):
         self.assertIsNone(paths.default_kdir("6.13"))
 
 
-def layout_61(dest):
-    """The real 6.1 tree's layout (its top files, include/, arch/,
-    scripts/ and every Kconfig file), hard-linked under dest."""
+def layout_61(dest, arches=None):
+    """The real 6.1 tree's layout (its top files, include/, arch/ - only
+    the arches named, if any -, scripts/ and every Kconfig file),
+    hard-linked under dest."""
     top = os.path.join(dest, "linux")
     os.makedirs(top)
     for name in ("Makefile", "Kconfig"):
         os.link(os.path.join(LINUX61, name), os.path.join(top, name))
-    for d in ("include", "arch"):
-        shutil.copytree(os.path.join(LINUX61, d), os.path.join(top, d),
-                        copy_function=os.link, symlinks=True)
+    shutil.copytree(os.path.join(LINUX61, "include"),
+                    os.path.join(top, "include"), copy_function=os.link,
+                    symlinks=True)
+    os.makedirs(os.path.join(top, "arch"))
+    for a in os.listdir(os.path.join(LINUX61, "arch")):
+        src = os.path.join(LINUX61, "arch", a)
+        if not os.path.isdir(src):
+            os.link(src, os.path.join(top, "arch", a))     # arch/Kconfig
+        elif not arches or a in arches:
+            shutil.copytree(src, os.path.join(top, "arch", a),
+                            copy_function=os.link, symlinks=True)
     os.makedirs(os.path.join(top, "scripts"))
     for dirpath, dirnames, filenames in os.walk(LINUX61):
         rel = os.path.relpath(dirpath, LINUX61)
@@ -415,6 +425,149 @@ class RealTreeTest(unittest.TestCase):
         result, err = self.scan(self.headers())
         self.assertIn("no configured headers of Linux 6.1", err)
         self.assertEqual(self.keys(result), self.expected())
+
+
+WIDGET_H = """\
+#ifndef _LINUX_WIDGET_H
+#define _LINUX_WIDGET_H
+struct module;
+struct widget_ops {
+	struct module *owner;
+	int (*poke)(int);
+};
+int widget_register(struct widget_ops *ops);
+void widget_unregister(struct widget_ops *ops);
+#endif
+"""
+
+# the core: pins a widget's module while user space uses it
+WIDGET_CORE_C = """\
+#include <linux/module.h>
+#include <linux/widget.h>
+
+static struct widget_ops *cur;
+
+int widget_use(int v)
+{
+	int ret;
+
+	if (!cur || !try_module_get(cur->owner))
+		return -ENODEV;
+	ret = cur->poke(v);
+	module_put(cur->owner);
+	return ret;
+}
+EXPORT_SYMBOL(widget_use);
+
+int widget_register(struct widget_ops *ops)
+{
+	cur = ops;
+	return 0;
+}
+EXPORT_SYMBOL(widget_register);
+
+void widget_unregister(struct widget_ops *ops)
+{
+	cur = NULL;
+}
+EXPORT_SYMBOL(widget_unregister);
+"""
+
+WDRV_C = """\
+#include <linux/module.h>
+#include <linux/widget.h>
+
+static int wdrv_poke(int v)
+{
+	return v;
+}
+
+static struct widget_ops wdrv_ops = {
+	.poke = wdrv_poke,
+};
+
+static int __init wdrv_init(void)
+{
+	return widget_register(&wdrv_ops);
+}
+
+static void __exit wdrv_exit(void)
+{
+	widget_unregister(&wdrv_ops);
+}
+
+module_init(wdrv_init);
+module_exit(wdrv_exit);
+MODULE_LICENSE("GPL");
+"""
+
+
+def replace(path, text):
+    """Writes path anew (it may be a hard link into the real tree)."""
+    os.unlink(path)
+    write(path, text)
+
+
+@needs_fetched(LINUX61, "linux-source")
+class TreeKnowledgeTest(unittest.TestCase):
+    """A tree of another release is scanned with the knowledge of its
+    own code: a core that pins a type nobody listed makes its tables'
+    owners matter."""
+
+    def test_knowledge_derived_from_the_tree_once(self):
+        # hard links: on the tree's file system
+        tmp = tempfile.mkdtemp(dir=os.path.join(ROOT, "build"))
+        self.addCleanup(shutil.rmtree, tmp)
+        top = layout_61(tmp, ("x86",))
+        with open(os.path.join(top, "Makefile")) as f:
+            text = f.read()
+        replace(os.path.join(top, "Makefile"),
+                text.replace("PATCHLEVEL = 1\n", "PATCHLEVEL = 98\n"))
+        with open(os.path.join(top, "drivers", "Kconfig")) as f:
+            text = f.read()
+        replace(os.path.join(top, "drivers", "Kconfig"),
+                text + 'source "drivers/widget/Kconfig"\n')
+        write(os.path.join(top, "include", "linux", "widget.h"),
+              WIDGET_H)
+        d = os.path.join(top, "drivers", "widget")
+        write(os.path.join(d, "Kconfig"),
+              "config WDRV\n\ttristate \"a widget\"\n")
+        write(os.path.join(d, "Makefile"), "obj-y += widget-core.o\n"
+              "obj-$(CONFIG_WDRV) += wdrv.o\n")
+        write(os.path.join(d, "widget-core.c"), WIDGET_CORE_C)
+        write(os.path.join(d, "wdrv.c"), WDRV_C)
+        headers = os.path.join(tmp, "headers")
+        os.makedirs(headers)
+        env = dict(os.environ, MODLIFE_HEADERS_DIR=headers)
+        env.pop("KDIR", None)
+        env.pop("MODLIFE_KB", None)
+        cmd = [MODLIFE, "scan", "--stats", "--no-cocci", "--cache-dir",
+               os.path.join(tmp, "cache"), "drivers/widget"]
+        res = run(cmd, cwd=top, env=env)
+        self.assertIn("deriving the knowledge of Linux 6.98.", res.stderr)
+        self.assertIn("knowledge: derived from the tree (Linux 6.98.",
+                      res.stderr)
+        got = [ln for ln in res.stdout.splitlines() if ": warning:" in ln]
+        self.assertEqual(len(got), 1, res.stdout + res.stderr)
+        self.assertTrue(got[0].startswith(
+            "drivers/widget/wdrv.c:9:26: warning: 'wdrv_ops' "
+            "(struct widget_ops) is exposed without .owner"), got)
+        self.assertIn("widget_use() in drivers/widget/widget-core.c",
+                      got[0])
+        # kept: the next scan derives nothing
+        again = run(cmd, cwd=top, env=env)
+        self.assertNotIn("deriving", again.stderr)
+        self.assertEqual(again.stdout, res.stdout)
+        # the shipped knowledge does not know the type
+        env["MODLIFE_KB"] = os.path.join(ROOT, "kb", "owner-reads.tsv")
+        shipped = run(cmd, cwd=top, env=env)
+        self.assertIn("knowledge: MODLIFE_KB", shipped.stderr)
+        self.assertNotIn(": warning:", shipped.stdout)
+        # an edit of the tree's code is a new key
+        digest = treekb.tree_digest(top)
+        with open(os.path.join(d, "widget-core.c"), "a") as f:
+            f.write("/* edited */\n")
+        self.assertNotEqual(treekb.tree_digest(top), digest)
 
 
 # EXPORT_SYMBOL_GPL(fn) as linux/export.h of Linux 6.5 and later expands

@@ -136,10 +136,7 @@ class FactCache:
         self.writable = directory is not None
         self._noted = False
         self._tops = {}
-        h = hashlib.sha256()
-        for p in salt_files:
-            h.update((file_hash(p, None) or "-").encode())
-        self.salt = h.hexdigest()
+        self.set_salt(salt_files)
         self.hits = self.misses = 0
         if directory:
             try:
@@ -153,6 +150,14 @@ class FactCache:
                 self._noted = True
                 self.dir = None
                 self.writable = False
+
+    def set_salt(self, salt_files):
+        """Every key holds the contents of salt_files (the checker, its
+        knowledge, the code that makes the flags)."""
+        h = hashlib.sha256()
+        for p in salt_files:
+            h.update((file_hash(p, None) or "-").encode())
+        self.salt = h.hexdigest()
 
     def key(self, path, flags):
         content = file_hash(path)

@@ -42,6 +42,17 @@ PIN = re.compile(rb"\b(try_module_get|__module_get|fops_get|" +
                  "|".join(re.escape(name) for cls, name in paths.kb_api()
                           if cls in ("rcu-barrier", "srcu-barrier"))
                  .encode() + rb")\b")
+
+
+def _pin_gate():
+    words = [b"module_get", b"fops_get"] + [
+        name.encode() for cls, name in paths.kb_api()
+        if cls in ("rcu-barrier", "srcu-barrier")]
+    return lambda text: any(w in text for w in words)
+
+
+# what a file PIN matches holds
+_PIN_GATE = _pin_gate()
 # files that may export a helper stopping its caller's work or timers
 EXPORT = re.compile(rb"\bEXPORT_SYMBOL")
 # ... and call a stop that waits: kb/api.tsv's rows of these classes, read
@@ -95,6 +106,10 @@ def _register_pattern():
     return re.compile(rb"\b(" + "|".join(names).encode() + rb")\s*\(")
 
 
+# no kernel code under these
+SKIP_DIRS = ("Documentation", "tools", "samples", "scripts")
+
+
 class KbError(Exception):
     pass
 
@@ -105,8 +120,7 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
     out = []
     for dirpath, dirnames, filenames in fswalk.walk(tree):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and d not in ("Documentation", "tools",
-                                           "samples", "scripts"))
+                             and d not in SKIP_DIRS)
         for fn in sorted(filenames):
             if fn.endswith(ext):
                 p = os.path.join(dirpath, fn)
@@ -120,6 +134,92 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
                 except OSError:
                     continue
     return out
+
+
+class _Index:
+    """One read of the tree: which patterns each C file and each header
+    of include/ matches (as candidates() would say), and the member
+    names some file sets to THIS_MODULE (as _this_module_members())."""
+
+    def __init__(self, tree):
+        reg = _register_pattern()
+        pats_c = (("pin", PIN), ("param", PARAM_COPY))
+        # these count only in a file that exports
+        pats_x = (("stop", STOP), ("fill", FILL), ("wait", WAITS),
+                  ("last", LAST_REF), ("register", reg))
+        pats_h = (("nested", NESTED_ARG), ("register", reg))
+        self.c, self.h = {}, {}     # path -> names of patterns matched
+        self.set_by_modules = set()
+        top = os.path.abspath(tree)
+        inc = os.path.join(top, "include") + os.sep
+        for dirpath, dirnames, filenames in fswalk.walk(tree):
+            # samples/ has modules setting THIS_MODULE, and no core code
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                                 and (d == "samples" or d not in SKIP_DIRS))
+            samples = "samples" in os.path.relpath(
+                dirpath, tree).split(os.sep)
+            for fn in sorted(filenames):
+                if not fn.endswith((".c", ".h")):
+                    continue
+                p = os.path.join(dirpath, fn)
+                try:
+                    with fswalk.open_regular(p) as f:
+                        text = f.read(fswalk.MAX_SOURCE)
+                except OSError:
+                    continue
+                if b"THIS_MODULE" in text:
+                    self.set_by_modules.update(
+                        m.decode() for m in THIS_MODULE_SET.findall(text))
+                if samples:
+                    continue
+                if fn.endswith(".c"):
+                    # the cheap substring tests first: most files have
+                    # neither
+                    m = self.c[p] = {n for n, r in pats_c
+                                     if n != "pin" or _PIN_GATE(text)
+                                     if r.search(text)}
+                    if b"EXPORT_SYMBOL" in text and EXPORT.search(text):
+                        m.add("export")
+                        m.update(n for n, r in pats_x if r.search(text))
+                elif os.path.abspath(p).startswith(inc):
+                    self.h[p] = {n for n, r in pats_h if r.search(text)}
+
+    def _with(self, table, *names):
+        return [p for p, m in table.items() if set(names) <= m]
+
+    def first_round(self):
+        c = self.c
+        files = [p for p, m in c.items()
+                 if "pin" in m or {"export", "stop"} <= m]
+        seen = set(files)
+
+        def add(group):
+            for f in group:
+                if f not in seen:
+                    seen.add(f)
+                    files.append(f)
+        add(self._with(c, "param"))
+        add(self._with(c, "export", "fill"))
+        # headers are checked as files of their own for their inline
+        # helpers
+        add(self._with(self.h, "nested"))
+        add(self._with(c, "export", "wait", "last"))
+        add(self._with(c, "export", "register") +
+            self._with(self.h, "register"))
+        return files
+
+    def calling(self, pat):
+        """The exporting C files and the headers of include/ that match
+        pat (a later round's new helper names)."""
+        out = []
+        for p in self._with(self.c, "export") + list(self.h):
+            try:
+                with fswalk.open_regular(p) as f:
+                    if pat.search(f.read(fswalk.MAX_SOURCE)):
+                        out.append(p)
+            except OSError:
+                continue
+        return out
 
 
 def _checker_problem(binary):
@@ -139,7 +239,25 @@ def _checker_problem(binary):
                                                           res.returncode)
 
 
-def build(tree, kdir, jobs, out_path):
+def setup(tree, kdir, own=None, write=None):
+    """(base flags, module map) the knowledge scan of tree parses its
+    files with: kdir's configured headers, or (kdir None) the tree's
+    own, as a scan of the tree does (own: an OwnHeaders; write(files):
+    the directory holding the generated headers)."""
+    root = os.path.abspath(tree)
+    if kdir:
+        return kflags.kernel_flags(kdir), ModuleMap(
+            Kconfig(kdir=kdir), root=root, mode="kdir")
+    kconfig = Kconfig(tree=root)
+    kconfig.set_config(own.config(kconfig))
+    return own.tree_setup(root, kconfig, write)[0], ModuleMap(
+        kconfig, root=root, mode="kdir")
+
+
+def build(tree, base, mmap, jobs, out_path, say=None, mode=0o600):
+    """Writes the knowledge of tree to out_path (atomically, with file
+    mode); returns the summary line. say(text): each round's
+    progress."""
     if not os.path.isdir(os.path.join(tree, "include", "linux")):
         raise KbError("%s is not a kernel source tree" % tree)
     binary = paths.sparse_binary()
@@ -148,20 +266,9 @@ def build(tree, kdir, jobs, out_path):
     problem = _checker_problem(binary)
     if problem:
         raise KbError(problem)
-    base = kflags.kernel_flags(kdir)
-    files = candidates(tree, PIN, (EXPORT, STOP))
-    files += [f for f in candidates(tree, PARAM_COPY) if f not in files]
-    files += [f for f in candidates(tree, None, (EXPORT, FILL))
-              if f not in files]
-    # headers are checked as files of their own for their inline helpers
-    files += candidates(os.path.join(tree, "include"), NESTED_ARG, ext=".h")
-    files += [f for f in candidates(tree, None, (EXPORT, WAITS, LAST_REF))
-              if f not in files]
-    files += [f for f in candidates(tree, None, (EXPORT, _register_pattern()))
-              + candidates(os.path.join(tree, "include"), _register_pattern(),
-                           ext=".h") if f not in files]
-    mmap = ModuleMap(Kconfig(kdir=kdir), root=os.path.abspath(tree),
-                     mode="kdir")
+    say = say or (lambda text: sys.stderr.write("modlife kb: %s\n" % text))
+    index = _Index(tree)
+    files = index.first_round()
     reads, copies, failed = {}, set(), 0
     params, args = {}, set()    # owner parameters copied, owners passed
     members = {}    # type -> {owner member name: how often read}
@@ -170,8 +277,7 @@ def build(tree, kdir, jobs, out_path):
     fills = {"fill": [], "bind": {}, "fallback": {}}
     with tempfile.NamedTemporaryFile("w", suffix=".tsv") as empty_kb:
         for rnd in range(MAX_ROUNDS):
-            sys.stderr.write("modlife kb: round %d: %d files\n" % (
-                rnd + 1, len(files)))
+            say("round %d: %d files" % (rnd + 1, len(files)))
             failed += _scan(binary, empty_kb.name, base, mmap, jobs, tree,
                             files, per_file, reads, copies, members,
                             params, args, fills)
@@ -192,9 +298,7 @@ def build(tree, kdir, jobs, out_path):
                 break
             pat = re.compile(rb"\b(" + b"|".join(
                 re.escape(n.encode()) for n in sorted(new)) + rb")\s*\(")
-            files = [f for f in candidates(tree, None, (EXPORT, pat)) +
-                     candidates(os.path.join(tree, "include"), pat, ext=".h")
-                     if f not in done]
+            files = [f for f in index.calling(pat) if f not in done]
             if not files:
                 break
 
@@ -221,7 +325,7 @@ def build(tree, kdir, jobs, out_path):
     # an owner field not named owner counts when modules set it to
     # THIS_MODULE somewhere (crypto_alg.cra_module); klp_object.mod, which
     # the core fills in, does not
-    set_by_modules = _this_module_members(tree)
+    set_by_modules = index.set_by_modules
     owner_member = {}
     for t, m in members.items():
         if "owner" in m:
@@ -264,9 +368,32 @@ def build(tree, kdir, jobs, out_path):
     merges = {src: where for src, dst, where in sorted(copies, reverse=True)
               if src == dst and src in matters}
     version = _tree_version(tree)
-    tmp = out_path + ".tmp"
-    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    with open(tmp, "w") as f:
+    out_dir = os.path.dirname(os.path.abspath(out_path))
+    os.makedirs(out_dir, exist_ok=True)
+    # a name of its own: two builds at once, or a name planted
+    # beside out_path, never meet
+    fd, tmp = tempfile.mkstemp(prefix=".kb-", suffix=".tmp", dir=out_dir)
+    try:
+        os.fchmod(fd, mode)
+        _write(fd, version, done, failed, matters, owner_member, bind_pins,
+               fills, fill_rows, merges, barriers, stops, registers,
+               user_waits)
+        os.replace(tmp, out_path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return ("%d types, %d merged, %d barrier helpers, %d stop "
+            "helpers (%d stops), %d registration helpers (%d held), %d "
+            "user-wait helpers from %d files (%d not parsed)" % (
+                len(matters), len(merges), len(barriers), len(stops),
+                sum(len(k) for _, k in stops.values()), len(registers),
+                sum(1 for v in registers.values() if v[2]), len(user_waits),
+                len(done), failed))
+
+
+def _write(fd, version, done, failed, matters, owner_member, bind_pins,
+           fills, fill_rows, merges, barriers, stops, registers, user_waits):
+    with os.fdopen(fd, "w") as f:
         f.write("# SPDX-License-Identifier: GPL-2.0-only\n")
         f.write("# Struct types whose owner core code reads to pin a module.\n")
         f.write("# Generated by './modlife kb' from Linux %s: %d files "
@@ -328,17 +455,9 @@ def build(tree, kdir, jobs, out_path):
         for name in sorted(user_waits):
             why, where = user_waits[name]
             f.write("user-wait:%s\t%s\t%s\n" % (name, why, where))
-    os.replace(tmp, out_path)
-    print("modlife kb: %d types, %d merged, %d barrier helpers, %d stop "
-          "helpers (%d stops), %d registration helpers (%d held), %d "
-          "user-wait helpers from %d files (%d not parsed) -> %s" % (
-              len(matters), len(merges), len(barriers), len(stops),
-              sum(len(k) for _, k in stops.values()), len(registers),
-              sum(1 for v in registers.values() if v[2]), len(user_waits),
-              len(done), failed, out_path))
-    return 0
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
 THIS_MODULE_SET = re.compile(rb"[.>]\s*([A-Za-z_]\w*)\s*=\s*THIS_MODULE\b")
 
 
@@ -367,7 +486,8 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
     fills: {"fill": [...], "bind": set(), "fallback": {}}, filled in by
     _owner_fills()."""
     failed = 0
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+    pool = concurrent.futures.ThreadPoolExecutor(jobs)
+    try:
         futs = {}
         for f in files:
             fl = kflags.file_flags(base, f, False, "kb") + mmap.flags(f)
@@ -376,6 +496,11 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
         for fut in concurrent.futures.as_completed(futs):
             lines, err = fut.result()
             facts = sparse_engine.parse(lines)
+            for x in facts:
+                # a file name is a field of a row: a tab or a newline in
+                # it (the tree is anyone's) must not make rows
+                if isinstance(x.get("file"), str):
+                    x["file"] = _UNPRINTABLE.sub("?", x["file"])
             if err:
                 failed += 1
             per_file.append(_file_calls(facts, tree,
@@ -403,6 +528,9 @@ def _scan(binary, kb_path, base, mmap, jobs, tree, files, per_file, reads,
                     m = members.setdefault(x["from"], {})
                     name = x.get("from_member", "owner")
                     m[name] = m.get(name, 0) + 1
+    finally:
+        # interrupted (SIGTERM, ^C): the files not started are not
+        pool.shutdown(wait=True, cancel_futures=True)
     return failed
 
 

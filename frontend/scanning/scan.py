@@ -15,7 +15,7 @@ import subprocess
 import sys
 import time
 
-from . import cocci_engine, link, sparse_engine
+from . import cocci_engine, link, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, autoconf, fswalk, genheaders, gentree, \
     includes, kconfeval, kerneltree, kflags, treeflags
@@ -338,14 +338,27 @@ class Scanner:
             raise ScanError(problem)
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
-        self.cache = FactCache(cache_dir, [self.binary, self.kb] + [
-            os.path.abspath(m.__file__) for m in (
-                archheaders, genheaders, gentree, autoconf, kconfeval,
-                treeflags)] + [autoconf.template()], self.warn)
+        self.cache = FactCache(cache_dir, self._salt_files(), self.warn)
+        self.knowledge = None   # which knowledge the scan read (a label)
         self.stats = {}
         self.input_errors = 0
         # kdir: named by the user (used for any tree); else per tree
         self.own = OwnHeaders(kdir, self.warn)
+
+    def _salt_files(self):
+        return [self.binary, self.kb] + [
+            os.path.abspath(m.__file__) for m in (
+                archheaders, genheaders, gentree, autoconf, kconfeval,
+                treeflags)] + [autoconf.template()]
+
+    def _use_knowledge(self, path):
+        """Reads the knowledge file path from now on (the tree's own)."""
+        if path != self.kb:
+            problem = _not_a_kb(self.binary, path)
+            if problem:
+                raise ScanError(problem)
+            self.kb = path
+            self.cache.set_salt(self._salt_files())
 
     @staticmethod
     def _root(files):
@@ -438,6 +451,16 @@ class Scanner:
                 root, self.kconfig, overlay.tree)
             tree_key = [digest]
         self.headers = kdir or "tree:" + root
+        knowledge = treekb.Knowledge(self.cache.dir, self.jobs, self.warn,
+                                     quiet=self.progress is False)
+        try:
+            self._use_knowledge(knowledge.choose(root, kdir, self.own,
+                                                 overlay.tree))
+        except BaseException:
+            knowledge.close()
+            overlay.close()
+            raise
+        self.knowledge = knowledge.label
         requested = set(files)
         pending = {key: len(ms) for key, ms in modules.items()}
         bucket = {key: [] for key in modules}
@@ -587,6 +610,7 @@ class Scanner:
                     fut.cancel()
                 progress.close()
                 overlay.close()
+                knowledge.close()
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed
             parsed = {_display(f, cwd) for f in info} - {

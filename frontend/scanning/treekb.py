@@ -81,6 +81,15 @@ def _tool_digest(binary):
     return h.hexdigest()
 
 
+def _rows(path):
+    """The knowledge file has a row (not only comments)."""
+    try:
+        with fswalk.open_regular(path) as f:
+            return any(ln.strip() and not ln.startswith(b"#") for ln in f)
+    except OSError:
+        return False
+
+
 def _ours(path):
     """path is a regular file of this user's (a cache entry to read)."""
     try:
@@ -113,11 +122,16 @@ class Knowledge:
         path = shipped()
         version = derived_from(path)
         self.label = "shipped (Linux %s)" % (version or "?")
-        if not root or not kerneltree.is_source_tree(root) or \
-                (not kdir and not kerneltree.has_headers(root)):
+        if not root or not kerneltree.is_source_tree(root):
             return path
         release = kerneltree.release(root)
         if release == _release(version):
+            return path
+        # the tree's code parses with its own headers or a KDIR of its
+        # release; with another one's (no headers of its own: the
+        # default KDIR) its knowledge would be what failed to parse
+        if not (paths.kdir_release(kdir) == release if kdir else
+                kerneltree.has_headers(root)):
             return path
         full = ".".join(x for x in kerneltree.version(root)[:3])
         key = hashlib.sha256("\0".join([
@@ -125,7 +139,7 @@ class Knowledge:
             kdir or own.digest(root)]).encode()).hexdigest()[:32]
         out = self._place(key)
         label = "derived from the tree (Linux %s)" % full
-        if out and _ours(out) and derived_from(out):
+        if out and _ours(out) and derived_from(out) and _rows(out):
             self.label = label
             return out
         if not out:
@@ -148,6 +162,11 @@ class Knowledge:
             return path
         self.warn("knowledge of Linux %s: %s, %.0f s" % (
             full, summary, time.time() - start))
+        if not _rows(out):
+            self.warn("the knowledge of the tree is empty (its core code "
+                      "did not parse, or is not there): the shipped "
+                      "knowledge of Linux %s is used" % (version or "?"))
+            return path
         self.label = label
         return out
 

@@ -779,5 +779,30 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             self.assertEqual(mm.architectures(place, ["x86"]), [])
 
 
+    def test_an_option_no_user_sets_by_its_defaults_and_selects(self):
+        """A tristate without a prompt is on where its defaults'
+        conditions hold and what it selects exists (imx-pcm-fiq:
+        "default y if ... MXC_AVIC", "select FIQ"); one with a prompt
+        is not judged by them."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate\n"
+                  "\tdefault y if FOO_B=m && MXC_AVIC\n\tselect FIQ\n"
+                  "config FOO_B\n\ttristate \"B\"\n\tselect FIQ\n"
+                  "\tdefault y if MXC_AVIC\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_A) += a.o\n"
+                  "obj-$(CONFIG_FOO_B) += b.o\n")
+            write(os.path.join(d, "b.c"), "int b;\n")
+            write(os.path.join(root, "arch", "arm", "Kconfig"),
+                  "config FIQ\n\tbool\nconfig MXC_AVIC\n\tbool\n")
+            mm = self.modules.ModuleMap(self.Kconfig(
+                tree=root, kdir=kdir()))
+            for c, want in (("a.c", ["arm"]), ("b.c", [])):
+                place = mm.resolve(os.path.join(d, c))
+                self.assertEqual(mm.architectures(place, ["x86"]), want)
+
+
 if __name__ == "__main__":
     unittest.main()

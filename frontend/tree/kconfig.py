@@ -144,7 +144,7 @@ class Kconfig:
             elif head in ("help", "---help---"):
                 help_indent = 0
             elif head in ("if", "menu", "choice"):
-                deps = _positive_symbols(" ".join(w[1:])) \
+                deps = positive_symbols(" ".join(w[1:])) \
                     if head == "if" else set()
                 blocks.append([head, deps, len(self.choice_default)])
                 if head == "choice":
@@ -176,7 +176,7 @@ class Kconfig:
                 # where the first one's condition holds
                 self.choice_default[blocks[-1][2]] = "CONFIG_" + w[1]
             elif w[:2] == ["depends", "on"]:
-                deps = _positive_symbols(" ".join(w[2:]))
+                deps = positive_symbols(" ".join(w[2:]))
                 if sym:
                     self.depends.setdefault(sym, set()).update(deps)
                     self.dep_exprs.setdefault(sym, []).append(
@@ -354,7 +354,7 @@ class Kconfig:
 KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")
 
 
-def _positive_symbols(expr):
+def positive_symbols(expr):
     """The symbols of a Kconfig expression that it needs on: not
     negated, not compared ("A != B"), not a constant."""
     expr = re.sub(r'"[^"]*"', " ", expr.split("#", 1)[0])

@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 
-from .kconfig import logical_lines
+from .kconfig import logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
@@ -621,6 +621,13 @@ class ModuleMap:
         near = set(placement.options)   # s390's QDIO is in arch/s390
         for o in placement.options:
             near |= kc.depends.get(o, set())
+            if o not in kc.prompted:
+                # no user sets it: it is on where its defaults'
+                # conditions hold, and what it selects must exist there
+                # (imx-pcm-fiq: "default y if ... MXC_AVIC", "select FIQ")
+                for value, cond, *_ in kc.default_exprs.get(o, ()):
+                    near |= positive_symbols(value + " " + cond)
+                near |= kc.selects.get(o, set())
         far = set()
         for d in near:
             far |= kc.depends.get(d, set())

@@ -528,13 +528,19 @@ class KbTest(unittest.TestCase):
             return out, [ln.rstrip("\n").split("\t") for ln in f
                          if ln.startswith(prefix)]
 
+    @staticmethod
+    def pin_tree(tmp, name="pin.c"):
+        """A tree of 6.1.99 whose kernel/NAME is PIN_C."""
+        tree = os.path.join(tmp, "linux")
+        os.makedirs(os.path.join(tree, "include", "linux"))
+        write(os.path.join(tree, "Makefile"),
+              "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n")
+        write(os.path.join(tree, "kernel", name), PIN_C)
+        return tree
+
     def test_reads_copies_and_locals(self):
         with TempDir() as tmp:
-            tree = os.path.join(tmp, "linux")
-            os.makedirs(os.path.join(tree, "include", "linux"))
-            write(os.path.join(tree, "Makefile"),
-                  "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n")
-            write(os.path.join(tree, "kernel", "pin.c"), PIN_C)
+            tree = self.pin_tree(tmp)
             out = os.path.join(tmp, "kb.tsv")
             res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
             self.assertEqual(res.returncode, 0, res.stderr)
@@ -558,18 +564,8 @@ class KbTest(unittest.TestCase):
     def test_a_file_name_makes_no_rows(self):
         """A tab or newline in a file's name stays inside its field."""
         with TempDir() as tmp:
-            tree = os.path.join(tmp, "linux")
-            os.makedirs(os.path.join(tree, "include", "linux"))
-            write(os.path.join(tree, "Makefile"),
-                  "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 99\n")
-            write(os.path.join(tree, "kernel", "pin\tx\nstruct evil\t.c"),
-                  PIN_C)
-            out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
-            self.assertEqual(res.returncode, 0, res.stderr)
-            with open(out) as f:
-                rows = [ln.rstrip("\n").split("\t") for ln in f
-                        if not ln.startswith("#")]
+            tree = self.pin_tree(tmp, "pin\tx\nstruct evil\t.c")
+            _, rows = self.knowledge(tree, tmp, "struct ")
             self.assertEqual(sorted(r[0] for r in rows), [
                 "struct bar_ops", "struct baz_ops", "struct foo_ops",
                 "struct holder"])

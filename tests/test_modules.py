@@ -312,6 +312,10 @@ class KdirTree:
         self.modules, self.scanmod = modules, scanmod
         self.Kconfig, self.version = kconfig.Kconfig, kconfig._version
 
+    def module_map(self, root):
+        """The ModuleMap of root read with KDIR's configuration."""
+        return self.modules.ModuleMap(self.Kconfig(tree=root, kdir=kdir()))
+
     def same_kernel_tree(self, tmp):
         """fake_tree() claiming KDIR's version: KDIR's .config decides
         its options under --config kdir (and knows none of them)."""
@@ -378,8 +382,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                       "../common/shared.c") + built:
                 write(os.path.join(d, n), "int x;\n")
             write(os.path.join(root, "drivers", "common", "Makefile"), "")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             got = {}
             for n in ("arm-main.c", "arm-feature.c", "gone.c", "dead.c",
                       "../common/shared.c") + built:
@@ -411,8 +414,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
             prepend(src, "#if IS_ENABLED(CONFIG_FOO_A_EXTRA) || "
                     "defined(CONFIG_FOO_A_DEBUG) || "
                     "IS_ENABLED(CONFIG_OTHER_LIB)\n#endif\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             place = mm.resolve(src)
             self.assertEqual(mm.module_options(src, place),
                              [("CONFIG_FOO_A", "m"),
@@ -444,8 +446,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "const char *name = CONFIG_FOO_NAME;\n"
                   "static int queue[CONFIG_FOO_QLEN];\n"
                   "int *q = queue;\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             cfm = os.path.join(d, "cfm.c")
             self.assertEqual(mm.module_options(cfm, mm.resolve(cfm)), [
                 ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_CFM", "y"),
@@ -487,8 +488,7 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "int foo_channels(struct foo *f)\n"
                   "{\n\treturn f->channels;\n}\n")
             write(os.path.join(d, "host.c"), "int foo_host;\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             a, host = os.path.join(d, "a.c"), os.path.join(d, "host.c")
             self.assertEqual(mm.module_options(a, mm.resolve(a)), [
                 ("CONFIG_FOO_A", "m"), ("CONFIG_FOO_DUAL", "y")])
@@ -629,8 +629,7 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
                   "config MODULES\n\tbool \"modules\"\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config ARCH_FOO\n\tbool \"arm platform\"\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.dependencies(place), [
                 ("CONFIG_COMPILE_TEST", "y"), ("CONFIG_FOO_LIB", "m"),
@@ -653,8 +652,7 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
             write(os.path.join(root, "lib", "Kconfig"),
                   "config FOO_OF\n\tbool \"of\"\n"
                   "config FOO_LIB\n\ttristate \"lib\"\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.dependencies(place), [
                 ("CONFIG_FOO_BUS", "y"), ("CONFIG_FOO_LIB", "m"),
@@ -736,8 +734,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                       "config CPU_BIG_ENDIAN\n\tbool\n")
             write(os.path.join(root, "arch", "x86", "Kconfig"),
                   "config MMU\n\tbool\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]),
                              ["powerpc", "arm", "mips"])
@@ -765,16 +762,14 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   "config ARCH_FOO\n\tbool\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config ARM\n\tdef_bool y\n\tselect HAVE_SMC\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             for c, want in (("a.c", ["arm", "arm64"]), ("b.c", ["arm64"])):
                 place = mm.resolve(os.path.join(d, c))
                 self.assertEqual(mm.architectures(place, ["x86"]), want)
             # x86 selecting it too: the native architecture has it
             write(os.path.join(root, "arch", "x86", "Kconfig"),
                   "config X86\n\tdef_bool y\n\tselect HAVE_SMC\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]), [])
 
@@ -797,8 +792,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             write(os.path.join(d, "b.c"), "int b;\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config FIQ\n\tbool\nconfig MXC_AVIC\n\tbool\n")
-            mm = self.modules.ModuleMap(self.Kconfig(
-                tree=root, kdir=kdir()))
+            mm = self.module_map(root)
             for c, want in (("a.c", ["arm"]), ("b.c", [])):
                 place = mm.resolve(os.path.join(d, c))
                 self.assertEqual(mm.architectures(place, ["x86"]), want)

@@ -12,18 +12,25 @@ import re
 from . import fswalk
 
 
-def mach_types(tree):
-    """arch/arm/tools/gen-mach-types' output for every board: the
-    MACH_TYPE_ numbers and machine_is_*() (false unless the board's
-    option is on, as on a build for another board)."""
-    path = os.path.join(tree, "arch", "arm", "tools", "mach-types")
+def _table(tree, arch):
+    """The lines of arch/ARCH/tools/mach-types, or None."""
+    path = os.path.join(tree, "arch", arch, "tools", "mach-types")
     if not os.path.isfile(path):
         return None
     try:
         with fswalk.open_regular(path) as f:
-            lines = f.read(fswalk.MAX_SOURCE).decode(
+            return f.read(fswalk.MAX_SOURCE).decode(
                 "utf-8", "replace").splitlines()
     except OSError:
+        return None
+
+
+def mach_types(tree):
+    """arch/arm/tools/gen-mach-types' output for every board: the
+    MACH_TYPE_ numbers and machine_is_*() (false unless the board's
+    option is on, as on a build for another board)."""
+    lines = _table(tree, "arm")
+    if lines is None:
         return None
     out = ["#ifndef __ASM_ARM_MACH_TYPE_H", "#define __ASM_ARM_MACH_TYPE_H",
            "#ifndef __ASSEMBLY__",
@@ -76,14 +83,8 @@ def sh_machtypes(tree):
     """arch/sh/tools/gen-mach-types' output (include/generated/
     machtypes.h): MACH_x 1 when the board's option is on, else 0, and
     mach_is_x()."""
-    path = os.path.join(tree, "arch", "sh", "tools", "mach-types")
-    if not os.path.isfile(path):
-        return None
-    try:
-        with fswalk.open_regular(path) as f:
-            lines = f.read(fswalk.MAX_SOURCE).decode(
-                "utf-8", "replace").splitlines()
-    except OSError:
+    lines = _table(tree, "sh")
+    if lines is None:
         return None
     machs = []
     for ln in lines:

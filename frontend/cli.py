@@ -552,26 +552,31 @@ def cmd_rules(a):
 
 
 def cmd_kb(a):
-    from .scanning import cache, kb
-    from .tree.overlay import Overlays
+    from .scanning import kb
     from .tree import kerneltree
+    from .tree.overlay import Overlays
     from .tree.ownheaders import OwnHeaders
     # the knowledge of a tree is read with the headers a scan of the
-    # tree parses it with: KDIR of its version, else its own
+    # tree parses it with: a KDIR of its version, else its own
+    tree = os.path.abspath(a.tree)
     own = OwnHeaders(a.kdir, lambda m: sys.stderr.write("modlife: %s\n" % m))
-    kdir = own.kdir_for(os.path.abspath(a.tree))
-    if not kdir and not kerneltree.has_headers(a.tree):
-        sys.stderr.write("modlife: no configured headers of Linux %s "
-                         "(--kdir)\n" % kerneltree.release(a.tree))
-        return 2
+    if a.kdir or kerneltree.has_headers(tree):
+        kdir = own.kdir_for(tree)
+    else:
+        kdir = paths.default_kdir(kerneltree.release(tree))
+        if not kdir:
+            sys.stderr.write("modlife: no configured headers of Linux %s "
+                             "(--kdir)\n" % kerneltree.release(tree))
+            return 2
     out = a.output or os.path.join(paths.ROOT, "kb", "owner-reads.tsv")
     mask = os.umask(0)
     os.umask(mask)
-    overlay = Overlays(cache.default_dir())
+    # generated headers in a directory of this run's own
+    overlay = Overlays(None)
     try:
-        base, mmap = kb.setup(a.tree, kdir, own, overlay.tree)
-        summary = kb.build(a.tree, base, mmap, a.jobs, out,
-                           mode=0o666 & ~mask)
+        base, trusted, mmap = kb.setup(a.tree, kdir, own, overlay.tree)
+        summary, _ = kb.build(a.tree, base, mmap, a.jobs, out,
+                              mode=0o666 & ~mask, trusted=trusted)
     except (kb.KbError, kflags.KbuildError) as e:
         sys.stderr.write("modlife: %s\n" % e)
         return 2

@@ -562,16 +562,20 @@ class KbTest(unittest.TestCase):
             self.assertNotIn(tmp, text)
 
     def test_a_file_name_makes_no_rows(self):
-        """A tab or newline in a file's name stays inside its field."""
-        with TempDir() as tmp:
-            tree = self.pin_tree(tmp, "pin\tx\nstruct evil\t.c")
-            _, rows = self.knowledge(tree, tmp, "struct ")
-            self.assertEqual(sorted(r[0] for r in rows), [
-                "struct bar_ops", "struct baz_ops", "struct foo_ops",
-                "struct holder"])
-            self.assertEqual({len(r) for r in rows}, {3})
-            self.assertIn("kernel/pin?x?struct evil?.c:11 foo_get()",
-                          [r[1] for r in rows])
+        """A tab or newline in a file's name stays inside its field; a
+        name that is no UTF-8 is written with "?"."""
+        for name, shown in (("pin\tx\nstruct evil\t.c",
+                             "pin?x?struct evil?.c"),
+                            ("pin\udcff.c", "pin?.c")):
+            with TempDir() as tmp:
+                tree = self.pin_tree(tmp, name)
+                _, rows = self.knowledge(tree, tmp, "struct ")
+                self.assertEqual(sorted(r[0] for r in rows), [
+                    "struct bar_ops", "struct baz_ops", "struct foo_ops",
+                    "struct holder"])
+                self.assertEqual({len(r) for r in rows}, {3})
+                self.assertIn("kernel/%s:11 foo_get()" % shown,
+                              [r[1] for r in rows])
 
     def test_owner_copied_through_a_registration_helper(self):
         with TempDir() as tmp:

@@ -545,6 +545,9 @@ class TreeKnowledgeTest(unittest.TestCase):
                os.path.join(tmp, "cache"), "drivers/widget"]
         res = run(cmd, cwd=top, env=env)
         self.assertIn("deriving the knowledge of Linux 6.98.", res.stderr)
+        # a partial tree: said
+        self.assertRegex(res.stderr, r"the tree has \d+ of the \d+ files "
+                         "the shipped knowledge comes from")
         self.assertIn("knowledge: derived from the tree (Linux 6.98.",
                       res.stderr)
         got = [ln for ln in res.stdout.splitlines() if ": warning:" in ln]

@@ -443,19 +443,21 @@ class Scanner:
         for p in outside:
             skipped[p] = "link-outside"
         explicit += outside         # said on stderr: the user should know
+        scripts = self._scripts() if self.cocci != "off" else []
         overlay = Overlays(self.cache.dir, self.warn)
         # other architectures' files parse with the tree's headers
         own_tree = bool(root) and kerneltree.has_headers(root)
-        if not kdir:
-            flags, trusted, digest = self.own.tree_setup(
-                root, self.kconfig, overlay.tree)
-            tree_key = [digest]
-        self.headers = kdir or "tree:" + root
         knowledge = treekb.Knowledge(self.cache.dir, self.jobs, self.warn,
                                      quiet=self.progress is False)
         try:
-            self._use_knowledge(knowledge.choose(root, kdir, self.own,
-                                                 overlay.tree))
+            if not kdir:
+                flags, trusted, digest = self.own.tree_setup(
+                    root, self.kconfig, overlay.tree)
+                tree_key = [digest]
+            self.headers = kdir or "tree:" + root
+            self._use_knowledge(knowledge.choose(
+                root, kdir, self.own, overlay.tree,
+                lambda path: _not_a_kb(self.binary, path)))
         except BaseException:
             knowledge.close()
             overlay.close()
@@ -467,7 +469,6 @@ class Scanner:
         findings, failed, cocci_checked = [], [], set()
         link_seconds, t_start = 0.0, time.time()
         progress = Progress(len(info), self.progress)
-        scripts = self._scripts() if self.cocci != "off" else []
 
         arch_kdirs = paths.arch_kdirs()
 

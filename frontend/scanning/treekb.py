@@ -44,15 +44,18 @@ def _release(version):
 
 
 def tree_digest(root):
-    """A digest of the names, sizes and times of the C files and headers
-    the knowledge scan may read (the directories kb.candidates() walks)."""
+    """A digest of the names, sizes and times of what the knowledge scan
+    may read: the C files and headers (samples/ too, for the members
+    set to THIS_MODULE) and the Kconfig, Makefile and Kbuild files that
+    decide the configuration and the flags."""
     h = hashlib.sha256()
     for dirpath, dirnames, filenames in fswalk.walk(root):
         dirnames[:] = sorted(d for d in dirnames
                              if not d.startswith(".") and
-                             d not in kb.SKIP_DIRS)
+                             (d == "samples" or d not in kb.SKIP_DIRS))
         for fn in sorted(filenames):
-            if not fn.endswith((".c", ".h")):
+            if not (fn.endswith((".c", ".h")) or
+                    fn.startswith(("Kconfig", "Makefile", "Kbuild"))):
                 continue
             p = os.path.join(dirpath, fn)
             try:
@@ -62,23 +65,61 @@ def tree_digest(root):
             h.update(("%s\0%d\0%d\0" % (os.path.relpath(p, root), st.st_size,
                                          st.st_mtime_ns))
                      .encode("utf-8", "surrogateescape"))
-    for name in ("Makefile", "Kconfig"):
-        h.update((cache.file_hash(os.path.join(root, name), None) or "-")
-                 .encode())
     return h.hexdigest()
 
 
 def _tool_digest(binary):
     """What the knowledge depends on besides the tree: the checker, the
-    knowledge scan and kb/'s lists it is built with."""
+    knowledge scan, the code that makes its flags and configuration, and
+    kb/'s lists the checker is built with."""
+    from ..tree import (autoconf, genheaders, gentree, kconfeval, kconfig,
+                        kflags, modules, ownheaders, treeflags)
+    from . import sparse_engine
     h = hashlib.sha256()
     kbdir = os.path.join(paths.ROOT, "kb")
-    files = [binary, os.path.abspath(kb.__file__)] + sorted(
+    files = [binary, autoconf.template()] + [
+        os.path.abspath(m.__file__) for m in (
+            kb, autoconf, genheaders, gentree, kconfeval, kconfig, kflags,
+            modules, ownheaders, treeflags, sparse_engine)] + sorted(
         os.path.join(kbdir, n) for n in os.listdir(kbdir)
         if n.endswith(".txt") or n == "api.tsv")
     for p in files:
         h.update((cache.file_hash(p, None) or "-").encode())
     return h.hexdigest()
+
+
+def _headers_digest(kdir, own, root):
+    """The headers the tree is parsed with: KDIR's path, configuration
+    and release, or the tree's own."""
+    if not kdir:
+        return own.digest(root)
+    return "\0".join([kdir] + [cache.file_hash(os.path.join(kdir, *p), None)
+                              or "-" for p in ((".config",), (
+                                  "include", "config", "kernel.release"))])
+
+
+# below this share of the shipped knowledge's source files, a tree is
+# partial (Linux 6.12 has 96% of 6.1's)
+PARTIAL = 0.8
+
+
+def _coverage(root, path):
+    """(how many of the source files named in the knowledge file path
+    root has, how many it names)."""
+    named = set()
+    try:
+        with fswalk.open_regular(path) as f:
+            for ln in f:
+                if not ln.startswith(b"#"):
+                    named.update(m.decode("utf-8", "replace") for m in
+                                 _SOURCE.findall(ln))
+    except OSError:
+        pass
+    return sum(1 for n in named if os.path.isfile(os.path.join(root, n))), \
+        len(named)
+
+
+_SOURCE = re.compile(rb"\t([\w./+-]+\.[ch]):\d+")
 
 
 def _rows(path):
@@ -91,12 +132,13 @@ def _rows(path):
 
 
 def _ours(path):
-    """path is a regular file of this user's (a cache entry to read)."""
+    """path is a regular file of ours that only we may write (a cache
+    entry to read)."""
     try:
         st = os.lstat(path)
     except OSError:
         return False
-    return stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid()
+    return stat.S_ISREG(st.st_mode) and not cache.distrust(st)
 
 
 class Knowledge:
@@ -111,10 +153,11 @@ class Knowledge:
         self.tmp = None
         self.label = None
 
-    def choose(self, root, kdir, own, write):
+    def choose(self, root, kdir, own, write, check=None):
         """The knowledge file for the files of root (a kernel tree or
         None), parsed with kdir (None: the tree's own headers, own an
-        OwnHeaders, write its generated headers' writer)."""
+        OwnHeaders, write its generated headers' writer). check(path):
+        why the checker refuses a knowledge file, or None."""
         named = paths._setting("MODLIFE_KB")
         if named:
             self.label = "MODLIFE_KB (%s)" % named
@@ -133,41 +176,65 @@ class Knowledge:
         if not (paths.kdir_release(kdir) == release if kdir else
                 kerneltree.has_headers(root)):
             return path
-        full = ".".join(x for x in kerneltree.version(root)[:3])
+        v = kerneltree.version(root)
+        full = "%s.%s.%s%s" % tuple(v)
+        have, known = _coverage(root, path)
+        if have < PARTIAL * known:
+            # a partial checkout: its knowledge lacks the core's
+            self.warn("the tree has %d of the %d files the shipped "
+                      "knowledge comes from: its own knowledge may lack "
+                      "what the core pins and waits for (MODLIFE_KB=%s "
+                      "reads the shipped one)" % (have, known, path))
         key = hashlib.sha256("\0".join([
             full, tree_digest(root), _tool_digest(paths.sparse_binary()),
-            kdir or own.digest(root)]).encode()).hexdigest()[:32]
+            _headers_digest(kdir, own, root)]).encode()).hexdigest()[:32]
         out = self._place(key)
-        label = "derived from the tree (Linux %s)" % full
-        if out and _ours(out) and derived_from(out) and _rows(out):
-            self.label = label
-            return out
+        if out and _ours(out) and derived_from(out):
+            return self._derived(out, full, version, path, check)
         if not out:
             self.tmp = tempfile.mkdtemp(prefix="modlife-kb-")
             out = os.path.join(self.tmp, "owner-reads.tsv")
-        self.warn("deriving the knowledge of Linux %s from the tree "
-                  "(once per tree and checker%s)" % (
-                      full, "; kept in the cache" if not self.tmp else
-                      "; no cache: again on the next scan"))
+        self.warn("deriving the knowledge of Linux %s from the tree (%s)" % (
+            full, "kept in the cache until the tree's code or the checker "
+            "changes" if not self.tmp else "no cache: again on the next "
+            "scan"))
         start = time.time()
         try:
-            base, mmap = kb.setup(root, kdir, own, write)
-            summary = kb.build(root, base, mmap, self.jobs, out,
-                               say=(lambda t: None) if self.quiet else
-                               lambda t: self.say("knowledge: " + t))
-        except (kb.KbError, OSError) as e:
+            base, trusted, mmap = kb.setup(root, kdir, own, write,
+                                           self.cache_dir)
+            summary, transient = kb.build(
+                root, base, mmap, self.jobs, out, trusted=trusted,
+                say=(lambda t: None) if self.quiet else
+                lambda t: self.say("knowledge: " + t))
+        except Exception as e:      # whatever failed: the shipped one
             self.warn("cannot derive the knowledge of the tree (%s): the "
                       "shipped knowledge of Linux %s is used" % (
                           e, version or "?"))
             return path
         self.warn("knowledge of Linux %s: %s, %.0f s" % (
             full, summary, time.time() - start))
-        if not _rows(out):
-            self.warn("the knowledge of the tree is empty (its core code "
-                      "did not parse, or is not there): the shipped "
-                      "knowledge of Linux %s is used" % (version or "?"))
+        if transient and not self.tmp:
+            # files failed for this run only (a timeout on a busy
+            # machine): used now, derived again next time
+            self.tmp = tempfile.mkdtemp(prefix="modlife-kb-")
+            moved = os.path.join(self.tmp, "owner-reads.tsv")
+            shutil.copyfile(out, moved)
+            os.unlink(out)
+            out = moved
+        return self._derived(out, full, version, path, check)
+
+    def _derived(self, out, full, version, path, check):
+        """The derived file out, or the shipped path when it is empty or
+        the checker refuses it."""
+        why = None if _rows(out) else "it is empty: the tree's core code " \
+            "did not parse, or is not there"
+        why = why or (check and check(out))
+        if why:
+            self.warn("the knowledge of Linux %s from the tree is not used "
+                      "(%s): the shipped knowledge of Linux %s is" % (
+                          full, why, version or "?"))
             return path
-        self.label = label
+        self.label = "derived from the tree (Linux %s)" % full
         return out
 
     def _place(self, key):

@@ -136,20 +136,53 @@ def candidates(tree, pattern=PIN, also=(), ext=".c"):
     return out
 
 
+_REGISTER = _register_pattern()
+_PATS_C = (("pin", PIN), ("param", PARAM_COPY))
+# these count only in a file that exports
+_PATS_X = (("stop", STOP), ("fill", FILL), ("wait", WAITS),
+           ("last", LAST_REF), ("register", _REGISTER))
+
+
+def c_patterns(text):
+    """The names of the patterns a C file's text matches."""
+    # the cheap substring tests first: most files have neither
+    m = {n for n, r in _PATS_C if n != "pin" or _PIN_GATE(text)
+         if r.search(text)}
+    if b"EXPORT_SYMBOL" in text and EXPORT.search(text):
+        m.add("export")
+        m.update(n for n, r in _PATS_X if r.search(text))
+    return m
+
+
+def first_round_c(m):
+    """A C file with patterns m is checked in the first round."""
+    return "pin" in m or "param" in m or "export" in m and bool(
+        {"stop", "fill", "register"} & m or {"wait", "last"} <= m)
+
+
+def names_pattern(names):
+    """What a later round looks for: a call of one of the names."""
+    return re.compile(rb"\b(" + b"|".join(
+        re.escape(n.encode()) for n in sorted(names)) + rb")\s*\(")
+
+
+def set_to_this_module(text):
+    """The member names the text sets to THIS_MODULE."""
+    if b"THIS_MODULE" not in text:
+        return set()
+    return {m.decode() for m in THIS_MODULE_SET.findall(text)}
+
+
 class _Index:
     """One read of the tree: which patterns each C file and each header
     of include/ matches (as candidates() would say), and the member
     names some file sets to THIS_MODULE (as _this_module_members())."""
 
     def __init__(self, tree):
-        reg = _register_pattern()
-        pats_c = (("pin", PIN), ("param", PARAM_COPY))
-        # these count only in a file that exports
-        pats_x = (("stop", STOP), ("fill", FILL), ("wait", WAITS),
-                  ("last", LAST_REF), ("register", reg))
-        pats_h = (("nested", NESTED_ARG), ("register", reg))
+        pats_h = (("nested", NESTED_ARG), ("register", _REGISTER))
         self.c, self.h = {}, {}     # path -> names of patterns matched
         self.set_by_modules = set()
+        self.member_files = set()   # the files that set them
         top = os.path.abspath(tree)
         inc = os.path.join(top, "include") + os.sep
         for dirpath, dirnames, filenames in fswalk.walk(tree):
@@ -167,20 +200,14 @@ class _Index:
                         text = f.read(fswalk.MAX_SOURCE)
                 except OSError:
                     continue
-                if b"THIS_MODULE" in text:
-                    self.set_by_modules.update(
-                        m.decode() for m in THIS_MODULE_SET.findall(text))
+                members = set_to_this_module(text)
+                if members:
+                    self.set_by_modules |= members
+                    self.member_files.add(p)
                 if samples:
                     continue
                 if fn.endswith(".c"):
-                    # the cheap substring tests first: most files have
-                    # neither
-                    m = self.c[p] = {n for n, r in pats_c
-                                     if n != "pin" or _PIN_GATE(text)
-                                     if r.search(text)}
-                    if b"EXPORT_SYMBOL" in text and EXPORT.search(text):
-                        m.add("export")
-                        m.update(n for n, r in pats_x if r.search(text))
+                    self.c[p] = c_patterns(text)
                 elif os.path.abspath(p).startswith(inc):
                     self.h[p] = {n for n, r in pats_h if r.search(text)}
 
@@ -191,6 +218,7 @@ class _Index:
         c = self.c
         files = [p for p, m in c.items()
                  if "pin" in m or {"export", "stop"} <= m]
+        # (first_round_c() says the same of one C file's patterns)
         seen = set(files)
 
         def add(group):
@@ -257,11 +285,14 @@ def setup(tree, kdir, own=None, write=None, cache_dir=None):
 
 
 def build(tree, base, mmap, jobs, out_path, say=None, mode=0o600,
-          trusted=()):
+          trusted=(), record=None):
     """Writes the knowledge of tree to out_path (atomically, with file
     mode); returns (the summary line, how many files failed for this run
     only: timeouts, signals). say(text): each round's progress; trusted:
-    the flags whose include directories need no look for FIFOs."""
+    the flags whose include directories need no look for FIFOs; record
+    (a dict) gets what the result depends on: "files" checked, "names"
+    of the helpers later rounds looked for, "members" set to
+    THIS_MODULE and their "member_files"."""
     if not os.path.isdir(os.path.join(tree, "include", "linux")):
         raise KbError("%s is not a kernel source tree" % tree)
     binary = paths.sparse_binary()
@@ -301,8 +332,7 @@ def build(tree, base, mmap, jobs, out_path, say=None, mode=0o600,
             names |= new
             if not new:
                 break
-            pat = re.compile(rb"\b(" + b"|".join(
-                re.escape(n.encode()) for n in sorted(new)) + rb")\s*\(")
+            pat = names_pattern(new)
             files = [f for f in index.calling(pat) if f not in done]
             if not files:
                 break
@@ -331,6 +361,10 @@ def build(tree, base, mmap, jobs, out_path, say=None, mode=0o600,
     # THIS_MODULE somewhere (crypto_alg.cra_module); klp_object.mod, which
     # the core fills in, does not
     set_by_modules = index.set_by_modules
+    if record is not None:
+        record.update(files=set(done), names=set(names),
+                      members=set(set_by_modules),
+                      member_files=set(index.member_files))
     owner_member = {}
     for t, m in members.items():
         if "owner" in m:

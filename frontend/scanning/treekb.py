@@ -9,6 +9,7 @@ is derived again. Out-of-tree modules, trees of the shipped release and
 trees without the headers to parse with read the shipped file;
 MODLIFE_KB names one for every scan."""
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -43,12 +44,12 @@ def _release(version):
     return ".".join(version.split(".")[:2]) if version else None
 
 
-def tree_digest(root):
-    """A digest of the names, sizes and times of what the knowledge scan
-    may read: the C files and headers (samples/ too, for the members
-    set to THIS_MODULE) and the Kconfig, Makefile and Kbuild files that
+def tree_stats(root):
+    """{path relative to root: (size, time)} of what the knowledge scan
+    may read: the C files and headers (samples/ too, for the members set
+    to THIS_MODULE) and the Kconfig, Makefile and Kbuild files that
     decide the configuration and the flags."""
-    h = hashlib.sha256()
+    out = {}
     for dirpath, dirnames, filenames in fswalk.walk(root):
         dirnames[:] = sorted(d for d in dirnames
                              if not d.startswith(".") and
@@ -62,10 +63,45 @@ def tree_digest(root):
                 st = os.lstat(p)
             except OSError:
                 continue
-            h.update(("%s\0%d\0%d\0" % (os.path.relpath(p, root), st.st_size,
-                                         st.st_mtime_ns))
-                     .encode("utf-8", "surrogateescape"))
-    return h.hexdigest()
+            out[os.path.relpath(p, root)] = (st.st_size, st.st_mtime_ns)
+    return out
+
+
+def stale(root, manifest):
+    """Why the knowledge whose inputs manifest records is out of date for
+    root, or None. A C file the knowledge scan did not check may change
+    (the driver being worked on) unless it would now be checked or it
+    sets an owner member the others do not; anything else it read, a
+    header, a Kconfig or Makefile may not."""
+    old = manifest["stat"]
+    now = tree_stats(root)
+    checked = set(manifest["files"])
+    members = set(manifest["members"])
+    names = manifest["names"]
+    later = kb.names_pattern(names) if names else None
+    for rel in sorted(set(old) | set(now)):
+        if old.get(rel) == now.get(rel):
+            continue
+        if not rel.endswith(".c") or rel in checked:
+            return "%s changed" % rel
+        if rel in manifest["member_files"]:
+            return "%s changed" % rel
+        if rel not in now:
+            continue
+        try:
+            with fswalk.open_regular(os.path.join(root, rel)) as f:
+                text = f.read(fswalk.MAX_SOURCE)
+        except OSError:
+            continue
+        if kb.set_to_this_module(text) - members:
+            return "%s sets another owner member" % rel
+        if "samples" in rel.split(os.sep):
+            continue
+        m = kb.c_patterns(text)
+        if kb.first_round_c(m) or ("export" in m and later and
+                                   later.search(text)):
+            return "%s is now one the knowledge scan reads" % rel
+    return None
 
 
 def _tool_digest(binary):
@@ -120,6 +156,39 @@ def _coverage(root, path):
 
 
 _SOURCE = re.compile(rb"\t([\w./+-]+\.[ch]):\d+")
+
+
+def _load(path):
+    """A manifest of the cache, or None (missing, not ours, not one)."""
+    if not _ours(path):
+        return None
+    try:
+        data = json.loads(cache.read_trusted(path, MAX_MANIFEST))
+        for k in ("files", "names", "members", "member_files"):
+            if not isinstance(data[k], list):
+                return None
+        data["stat"] = {k: tuple(v) for k, v in data["stat"].items()}
+        return data
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _save(path, data):
+    """Writes a manifest atomically (a private name, then replaced)."""
+    fd, tmp = tempfile.mkstemp(prefix=".kb-", suffix=".tmp",
+                               dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") \
+                as f:
+            json.dump(data, f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+# a manifest of a tree of 60,000 files is about 4 MB
+MAX_MANIFEST = 64 << 20
 
 
 def _rows(path):
@@ -185,26 +254,36 @@ class Knowledge:
                       "knowledge comes from: its own knowledge may lack "
                       "what the core pins and waits for (MODLIFE_KB=%s "
                       "reads the shipped one)" % (have, known, path))
+        # the tree's files are not in the key: the manifest beside the
+        # knowledge says which of them it depends on (stale())
         key = hashlib.sha256("\0".join([
-            full, tree_digest(root), _tool_digest(paths.sparse_binary()),
+            full, os.path.realpath(root),
+            _tool_digest(paths.sparse_binary()),
             _headers_digest(kdir, own, root)]).encode()).hexdigest()[:32]
         out = self._place(key)
+        why = "derived for the first time"
         if out and _ours(out) and derived_from(out):
-            return self._derived(out, full, version, path, check)
+            manifest = _load(out[:-len(".tsv")] + ".json")
+            why = manifest and stale(root, manifest) if manifest else \
+                "no record of what it was derived from"
+            if not why:
+                return self._derived(out, full, version, path, check)
         if not out:
             self.tmp = tempfile.mkdtemp(prefix="modlife-kb-")
             out = os.path.join(self.tmp, "owner-reads.tsv")
-        self.warn("deriving the knowledge of Linux %s from the tree (%s)" % (
-            full, "kept in the cache until the tree's code or the checker "
-            "changes" if not self.tmp else "no cache: again on the next "
-            "scan"))
+        self.warn("deriving the knowledge of Linux %s from the tree (%s; %s)"
+                  % (full, why, "kept in the cache until what it was "
+                     "derived from changes" if not self.tmp else
+                     "no cache: again on the next scan"))
         start = time.time()
+        record = {}
         try:
+            stats = tree_stats(root)
             base, trusted, mmap = kb.setup(root, kdir, own, write,
                                            self.cache_dir)
             summary, transient = kb.build(
                 root, base, mmap, self.jobs, out, trusted=trusted,
-                say=(lambda t: None) if self.quiet else
+                record=record, say=(lambda t: None) if self.quiet else
                 lambda t: self.say("knowledge: " + t))
         except Exception as e:      # whatever failed: the shipped one
             self.warn("cannot derive the knowledge of the tree (%s): the "
@@ -221,6 +300,14 @@ class Knowledge:
             shutil.copyfile(out, moved)
             os.unlink(out)
             out = moved
+        elif not self.tmp:
+            self._keep(out[:-len(".tsv")] + ".json", {
+                "stat": stats, "names": sorted(record["names"]),
+                "members": sorted(record["members"]),
+                "files": sorted(os.path.relpath(f, root)
+                                for f in record["files"]),
+                "member_files": sorted(os.path.relpath(f, root)
+                                       for f in record["member_files"])})
         return self._derived(out, full, version, path, check)
 
     def _derived(self, out, full, version, path, check):
@@ -236,6 +323,13 @@ class Knowledge:
             return path
         self.label = "derived from the tree (Linux %s)" % full
         return out
+
+    def _keep(self, path, manifest):
+        try:
+            _save(path, manifest)
+        except OSError as e:
+            self.warn("cannot keep %s (%s): the knowledge is derived again "
+                      "on the next scan" % (path, e.strerror or e))
 
     def _place(self, key):
         """Where the knowledge of key is kept: in the cache, or None."""

@@ -76,6 +76,18 @@ class TeardownRootTest(unittest.TestCase):
              "cancel_delayed_work_sync(&TLOGFS_SB(sb)->wbuf_dwork);"))
         self.assertEqual(got, ["tlogfs.c:74:exit-pending-work"])
 
+    def test_disable_sync_stops_too(self):
+        # Linux 6.10's disable_delayed_work_sync() cancels and waits as
+        # cancel_delayed_work_sync() does (declared here: 6.1 lacks it)
+        got = self.scan_edited(
+            "trap-work-fs-unmount", "tlogfs.c",
+            ("#include <linux/workqueue.h>\n",
+             "#include <linux/workqueue.h>\n\nbool disable_delayed_work_"
+             "sync(struct delayed_work *dwork);\n"),
+            ("cancel_delayed_work_sync(&TLOGFS_SB(sb)->mdb_work);",
+             "disable_delayed_work_sync(&TLOGFS_SB(sb)->mdb_work);"))
+        self.assertEqual(got, [])
+
     def test_kill_sb_destroys_the_queue(self):
         # without .sync_fs's flush, only .kill_sb stops the commit work
         no_flush = ("\tif (wait)\n\t\tflush_work(&sbi->commit_work);\n", "")

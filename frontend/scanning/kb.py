@@ -195,10 +195,8 @@ class _Index:
                 if not fn.endswith((".c", ".h")):
                     continue
                 p = os.path.join(dirpath, fn)
-                try:
-                    with fswalk.open_regular(p) as f:
-                        text = f.read(fswalk.MAX_SOURCE)
-                except OSError:
+                text = source_text(p)
+                if text is None:
                     continue
                 members = set_to_this_module(text)
                 if members:
@@ -241,12 +239,9 @@ class _Index:
         pat (a later round's new helper names)."""
         out = []
         for p in self._with(self.c, "export") + list(self.h):
-            try:
-                with fswalk.open_regular(p) as f:
-                    if pat.search(f.read(fswalk.MAX_SOURCE)):
-                        out.append(p)
-            except OSError:
-                continue
+            text = source_text(p)
+            if text is not None and pat.search(text):
+                out.append(p)
         return out
 
 
@@ -503,21 +498,18 @@ THIS_MODULE_SET = re.compile(rb"[.>]\s*([A-Za-z_]\w*)\s*=\s*THIS_MODULE\b")
 
 def _this_module_members(tree):
     """Member names that some file of the tree sets to THIS_MODULE."""
-    names = set()
-    for dirpath, dirnames, filenames in fswalk.walk(tree):
-        dirnames[:] = [d for d in dirnames if not d.startswith(".") and
-                       d not in ("Documentation", "tools", "scripts")]
-        for fn in filenames:
-            if not fn.endswith((".c", ".h")):
-                continue
-            try:
-                with fswalk.open_regular(os.path.join(dirpath, fn)) as f:
-                    text = f.read(fswalk.MAX_SOURCE)
-            except OSError:
-                continue
-            if b"THIS_MODULE" in text:
-                names.update(m.decode() for m in THIS_MODULE_SET.findall(text))
-    return names
+    return _Index(tree).set_by_modules
+
+
+def source_text(path):
+    """The bytes of a source file of the tree (up to the size a source
+    may have), or None: not there, or no regular file (a FIFO would
+    block)."""
+    try:
+        with fswalk.open_regular(path) as f:
+            return f.read(fswalk.MAX_SOURCE)
+    except OSError:
+        return None
 
 
 def _checked(binary, kb_path, flags, path, trusted):

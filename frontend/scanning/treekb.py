@@ -88,10 +88,8 @@ def stale(root, manifest):
             return "%s changed" % rel
         if rel not in now:
             continue
-        try:
-            with fswalk.open_regular(os.path.join(root, rel)) as f:
-                text = f.read(fswalk.MAX_SOURCE)
-        except OSError:
+        text = kb.source_text(os.path.join(root, rel))
+        if text is None:
             continue
         if kb.set_to_this_module(text) - members:
             return "%s sets another owner member" % rel

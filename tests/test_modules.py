@@ -798,5 +798,32 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                 self.assertEqual(mm.architectures(place, ["x86"]), want)
 
 
+    def test_a_file_under_arch_is_that_architectures(self):
+        """arm64's crypto drivers depend on KERNEL_MODE_NEON, which arm
+        defines too: a file under arch/arm64/ is tried as arm64 first."""
+        with TempDir() as tmp:
+            root, _ = self.same_kernel_tree(tmp)
+            d = os.path.join(root, "arch", "arm64", "crypto")
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_NEON\n\ttristate \"neon\"\n"
+                  "\tdepends on KERNEL_MODE_NEON && ARM_ONLY\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_NEON) += neon.o\n")
+            write(os.path.join(d, "neon.c"), "int n;\n")
+            write(os.path.join(root, "arch", "arm64", "Kconfig"),
+                  'source "arch/arm64/crypto/Kconfig"\n'
+                  "config KERNEL_MODE_NEON\n\tdef_bool y\n")
+            write(os.path.join(root, "arch", "arm", "Kconfig"),
+                  "config KERNEL_MODE_NEON\n\tbool\n"
+                  "config ARM_ONLY\n\tbool\n")
+            mm = self.module_map(root)
+            src = os.path.join(d, "neon.c")
+            place = mm.resolve(src)
+            self.assertEqual(mm.architectures(place, ["x86"]),
+                             ["arm", "arm64"])
+            self.assertEqual(mm.architectures(place, ["x86"], src),
+                             ["arm64", "arm"])
+
+
 if __name__ == "__main__":
     unittest.main()

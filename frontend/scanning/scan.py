@@ -401,7 +401,7 @@ class Scanner:
                         mine = place
                     options[m] = (mmap.module_options(m, mine) +
                                   mmap.dependencies(mine),
-                        mmap.architectures(mine, native))
+                        mmap.architectures(mine, native, m))
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options

@@ -607,7 +607,7 @@ class ModuleMap:
         return sorted((o, v) for o, v in out.items()
                       if kc.config.get(o) != v)
 
-    def architectures(self, placement, native=()):
+    def architectures(self, placement, native=(), path=None):
         """The architectures (arch/ subdirectories) whose own symbols the
         options selecting the object depend on ("depends on PPC_PASEMI",
         "if M68K"), other than the native ones, the likeliest first: a
@@ -647,7 +647,16 @@ class ModuleMap:
                 for a in where:
                     score[a] = score.get(a, 0) + weight / len(where)
         # rounded: a sum's last bits depend on the order of a set
-        return sorted(score, key=lambda a: (-round(score[a], 9), a))
+        out = sorted(score, key=lambda a: (-round(score[a], 9), a))
+        # a file under arch/A/ is A's, whatever its options say
+        # (arm64's crypto drivers depend on KERNEL_MODE_NEON, which
+        # arm has too)
+        top = os.path.join(kc.tree, "arch") + os.sep
+        if path and os.path.abspath(path).startswith(top):
+            own = os.path.abspath(path)[len(top):].split(os.sep)[0]
+            if own not in native and os.path.isdir(top + own):
+                out = [own] + [a for a in out if a != own]
+        return out
 
     def dependencies(self, placement):
         """What the options selecting the object depend on (directly, and

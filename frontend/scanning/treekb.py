@@ -173,16 +173,7 @@ def _load(path):
 
 def _save(path, data):
     """Writes a manifest atomically (a private name, then replaced)."""
-    fd, tmp = tempfile.mkstemp(prefix=".kb-", suffix=".tmp",
-                               dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") \
-                as f:
-            json.dump(data, f)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    fswalk.replace_with(path, lambda f: json.dump(data, f))
 
 
 # a manifest of a tree of 60,000 files is about 4 MB

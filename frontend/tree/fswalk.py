@@ -6,6 +6,7 @@ directory link followed out of a root."""
 import errno
 import os
 import stat
+import tempfile
 
 # the most of one file read into memory (a real kernel source is well
 # under 1 MiB; a sparse 8 GiB file costs a tree nothing)
@@ -90,4 +91,21 @@ def open_regular(path):
         return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
+        raise
+
+
+def replace_with(path, write, mode=0o600, errors="strict"):
+    """Writes path anew, atomically: write(f) fills a private temporary
+    file (UTF-8 text, with errors for what does not encode) beside it,
+    which then replaces path; on any failure the temporary file goes
+    and path is as it was. A name planted beside path is never used."""
+    fd, tmp = tempfile.mkstemp(prefix=".modlife-", suffix=".tmp",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8", errors=errors) as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
         raise

@@ -224,6 +224,118 @@ class GeneratedHeadersTest(unittest.TestCase):
         self.assertNotIn("include/generated/machtypes.h",
                          gentree.files(self.tree, "x86", []))
 
+    def test_arm64_capabilities_and_system_registers(self):
+        tools = os.path.join(self.tree, "arch", "arm64", "tools")
+        write(os.path.join(tools, "cpucaps"),
+              "# sorted\n\nALWAYS_BOOT\nHAS_ARMv8_4_TTL\nbad cap\n")
+        write(os.path.join(tools, "Makefile"),
+              "kapisyshdr-y := cpucap-defs.h sysreg-defs.h\n")
+        write(os.path.join(tools, "gen-sysreg.awk"),
+              '\tdefine(reg "_UNKN", "(" unkn ")")\n')
+        write(os.path.join(tools, "sysreg"), """\
+Sysreg\tID_AA64MMFR0_EL1\t3\t0\t0\t7\t0
+UnsignedEnum\t7:4\tASIDBITS
+\t0b0000\t8
+\t0b0010\t16
+EndEnum
+Res0\t3:1
+Field\t0\tBIT0
+Field\tx:y\tBAD
+Field\t63:8\tBad-Name
+EndSysreg
+Sysreg\tZCR_EL1\t3\t0\t1\t2\t0
+Fields\tZCR_ELx
+EndSysreg
+SysregFields\tZCR_ELx
+Res0\t63:9
+Raz\t8:4
+Field\t3:0\tLEN
+EndSysregFields
+Sysreg\tX;Y\t1\t2\t3\t4\t5
+""")
+        out = gentree.files(self.tree, "arm64", [])
+        g = "arch/arm64/include/generated/asm/"
+        caps = out[g + "cpucap-defs.h"]
+        self.assertIn("#ifndef __ASM_CPUCAP_DEFS_H\n", caps)
+        self.assertIn("#define ARM64_HAS_ARMv8_4_TTL 1\n", caps)
+        self.assertIn("#define ARM64_NCAPS 2\n", caps)
+        self.assertNotIn(g + "cpucaps.h", out)
+        regs = out[g + "sysreg-defs.h"]
+        for line in (
+                "#define REG_ID_AA64MMFR0_EL1 S3_0_C0_C7_0",
+                "#define SYS_ID_AA64MMFR0_EL1 sys_reg(3, 0, 0, 7, 0)",
+                "#define SYS_ID_AA64MMFR0_EL1_CRm 7",
+                "#define ID_AA64MMFR0_EL1_ASIDBITS_MASK GENMASK(7, 4)",
+                "#define ID_AA64MMFR0_EL1_ASIDBITS_SHIFT 4",
+                "#define ID_AA64MMFR0_EL1_ASIDBITS_WIDTH 4",
+                "#define ID_AA64MMFR0_EL1_ASIDBITS_SIGNED false",
+                "#define ID_AA64MMFR0_EL1_ASIDBITS_16 UL(0b0010)",
+                "#define ID_AA64MMFR0_EL1_BIT0 GENMASK(0, 0)",
+                "#define ID_AA64MMFR0_EL1_RES0 (UL(0) | GENMASK_ULL(3, 1))",
+                "#define ID_AA64MMFR0_EL1_UNKN (UL(0))",
+                "#define ZCR_ELx_RES0 (UL(0) | GENMASK_ULL(63, 9))",
+                "#define ZCR_ELx_LEN_SHIFT 0"):
+            self.assertIn(line + "\n", regs)
+        self.assertNotIn("ZCR_EL1_RES0", regs)      # its fields block has
+        self.assertNotIn("BAD", regs)
+        self.assertNotIn("Bad-Name", regs)
+        self.assertNotIn("X;Y", regs)
+        # before 6.4 the numbers were asm/cpucaps.h; before 6.7 no UNKN
+        write(os.path.join(tools, "Makefile"),
+              "kapi-hdrs-y := $(kapi)/cpucaps.h $(kapi)/sysreg-defs.h\n")
+        os.unlink(os.path.join(tools, "gen-sysreg.awk"))
+        out = gentree.files(self.tree, "arm64", [])
+        self.assertIn("#ifndef __ASM_CPUCAPS_H\n", out[g + "cpucaps.h"])
+        self.assertNotIn(g + "cpucap-defs.h", out)
+        self.assertNotIn("UNKN", out[g + "sysreg-defs.h"])
+        self.assertNotIn(g + "sysreg-defs.h", gentree.files(self.tree,
+                                                            "x86", []))
+
+    def test_syscall_headers_of_the_asm_headers_makefile(self):
+        """6.11 on: asm/Kbuild's syscall-y, the ABIs and the table from
+        arch/ARCH/kernel/Makefile.syscalls."""
+        write(os.path.join(self.tree, "scripts", "Makefile.asm-headers"),
+              "syscall_abis_32 += common,32\n")
+        write(os.path.join(self.tree, "arch", "arm64", "kernel",
+                           "Makefile.syscalls"),
+              "syscall_abis_64 += renameat rlimit\n"
+              "syscalltbl = arch/arm64/tools/syscall_%.tbl\n")
+        write(os.path.join(self.tree, "arch", "arm64", "tools",
+                           "syscall_64.tbl"),
+              "0\tcommon\tio_setup\tsys_io_setup\tcompat_sys_io_setup\n"
+              "1\trenameat\trenameat\tsys_renameat\n"
+              "2\t32\tonly32\tsys_only32\n"
+              "4\tcommon\tclose\tsys_close\n")
+        write(os.path.join(self.tree, "arch", "arm64", "tools",
+                           "syscall_32.tbl"),
+              "0\tcommon\trestart_syscall\tsys_restart_syscall\n")
+        write(os.path.join(self.tree, "arch", "arm64", "include", "asm",
+                           "Kbuild"),
+              "syscall-y += syscall_table_64.h\n"
+              "syscall-y += unistd_compat_32.h\n")
+        write(os.path.join(self.tree, "arch", "arm64", "include", "uapi",
+                           "asm", "Kbuild"), "syscall-y += unistd_64.h\n")
+        out = gentree.files(self.tree, "arm64", [])
+        g = "arch/arm64/include/generated/"
+        self.assertEqual(out[g + "asm/syscall_table_64.h"].split("\n")[:5], [
+            "__SYSCALL_WITH_COMPAT(0, sys_io_setup, compat_sys_io_setup)",
+            "__SYSCALL(1, sys_renameat)", "__SYSCALL(2, sys_ni_syscall)",
+            "__SYSCALL(3, sys_ni_syscall)", "__SYSCALL(4, sys_close)"])
+        unistd = out[g + "uapi/asm/unistd_64.h"]
+        self.assertIn("#ifndef _UAPI_ASM_UNISTD_64_H\n", unistd)
+        self.assertIn("#define __NR_renameat 1\n", unistd)
+        self.assertNotIn("only32", unistd)
+        self.assertIn("#define __NR_syscalls 5\n", unistd)
+        compat = out[g + "asm/unistd_compat_32.h"]
+        self.assertIn("#ifndef _UAPI_ASM_UNISTD_COMPAT_32_H\n", compat)
+        self.assertIn("#define __NR_compat32_restart_syscall 0\n", compat)
+        # a table outside the tree is not read
+        write(os.path.join(self.tree, "arch", "arm64", "kernel",
+                           "Makefile.syscalls"),
+              "syscalltbl = ../outside/syscall_%.tbl\n")
+        self.assertNotIn(g + "uapi/asm/unistd_64.h",
+                         gentree.files(self.tree, "arm64", []))
+
     def test_m68k_seeds_choose_a_page_size(self):
         """Without a machine, m68k has no MMU type, so no page size, and
         6.12's slab.h stops at CONFIG_PAGE_SHIFT."""

@@ -12,9 +12,9 @@ import re
 from . import fswalk
 
 
-def _table(tree, arch):
-    """The lines of arch/ARCH/tools/mach-types, or None."""
-    path = os.path.join(tree, "arch", arch, "tools", "mach-types")
+def _table(tree, arch, name="mach-types"):
+    """The lines of arch/ARCH/tools/NAME, or None."""
+    path = os.path.join(tree, "arch", arch, "tools", name)
     if not os.path.isfile(path):
         return None
     try:
@@ -100,4 +100,111 @@ def sh_machtypes(tree):
     out += ["#define mach_is_%s() (MACH_%s)" % (mach.lower(), mach)
             for mach, _ in machs]
     out += ["#endif"]
+    return "\n".join(out) + "\n"
+
+
+def arm64_headers(tree):
+    """{path: text} of the asm/ headers arm64's tools/Makefile makes with
+    awk from the tables beside it: the capability numbers (cpucaps.h,
+    cpucap-defs.h since 6.4, gen-cpucaps.awk) and the system registers
+    (sysreg-defs.h, gen-sysreg.awk)."""
+    out = {}
+    make = "\n".join(_table(tree, "arm64", "Makefile") or [])
+    name = "cpucap-defs.h" if "cpucap-defs.h" in make else "cpucaps.h"
+    text = _cpucaps(tree, "__ASM_%s_H" % re.sub(
+        r"\W", "_", name[:-2]).upper())
+    if text:
+        out["arch/arm64/include/generated/asm/" + name] = text
+    text = arm64_sysregs(tree)
+    if text:
+        out["arch/arm64/include/generated/asm/sysreg-defs.h"] = text
+    return out
+
+
+def _cpucaps(tree, guard):
+    """ARM64_<CAP> numbered in the order of arch/arm64/tools/cpucaps,
+    and ARM64_NCAPS."""
+    lines = _table(tree, "arm64", "cpucaps")
+    if lines is None:
+        return None
+    caps = [ln for ln in lines if re.fullmatch(r"[vA-Z0-9_]+", ln)]
+    out = ["#ifndef " + guard, "#define " + guard]
+    out += ["#define ARM64_%s %d" % (c, i) for i, c in enumerate(caps)]
+    out += ["#define ARM64_NCAPS %d" % len(caps), "#endif"]
+    return "\n".join(out) + "\n"
+
+
+_NAME = re.compile(r"[A-Za-z0-9_]+")
+_BITS = re.compile(r"(\d+)(?::(\d+))?")
+
+
+def arm64_sysregs(tree):
+    """arch/arm64/tools/gen-sysreg.awk's output (asm/sysreg-defs.h) from
+    arch/arm64/tools/sysreg: per register its encoding (REG_, SYS_ and
+    its _Op0.._Op2), per field its mask, shift and width and its named
+    values, per block the RES0/RES1/UNKN masks. A line this does not
+    know, or with a name that is not one, is skipped: the parse needs
+    the names, and the tree's table is data, not checked here."""
+    lines = _table(tree, "arm64", "sysreg")
+    if lines is None:
+        return None
+    out = ["#ifndef __ASM_SYSREG_DEFS_H", "#define __ASM_SYSREG_DEFS_H"]
+    # UNKN masks came with 6.7's generator: define what the tree's does
+    awk = _table(tree, "arm64", "gen-sysreg.awk") or []
+    kinds = ["RES0", "RES1"] + (["UNKN"] if any(
+        '"_UNKN"' in ln for ln in awk) else [])
+
+    def define(name, value):
+        out.append("#define %s %s" % (name, value))
+
+    reg = field = masks = None
+    for ln in lines:
+        w = ln.split()
+        if not w or w[0].startswith("#"):
+            continue
+        kw, args = w[0], w[1:]
+        names = all(_NAME.fullmatch(a) for a in args)
+        if kw == "Sysreg" and len(args) == 6 and _NAME.fullmatch(args[0]) \
+                and all(a.isdigit() for a in args[1:]):
+            reg, op = args[0], args[1:]
+            define("REG_" + reg, "S%s_%s_C%s_C%s_%s" % tuple(op))
+            define("SYS_" + reg, "sys_reg(%s)" % ", ".join(op))
+            for part, value in zip(("Op0", "Op1", "CRn", "CRm", "Op2"), op):
+                define("SYS_%s_%s" % (reg, part), value)
+            masks = dict((k, []) for k in kinds)
+        elif kw == "SysregFields" and len(args) == 1 and names:
+            reg, masks = args[0], dict((k, []) for k in kinds)
+        elif kw in ("EndSysreg", "EndSysregFields") and reg:
+            for name, spans in sorted((masks or {}).items()):
+                define("%s_%s" % (reg, name), "(UL(0)%s)" % "".join(
+                    " | GENMASK_ULL(%s, %s)" % s for s in spans))
+            reg = field = masks = None
+        elif kw == "Fields" and reg:
+            masks = None    # the fields block defines them
+        elif kw in ("Res0", "Res1", "Unkn") and reg and len(args) == 1:
+            m = _BITS.fullmatch(args[0])
+            if m and masks is not None and kw.upper() in masks:
+                masks[kw.upper()].append((m.group(1),
+                                          m.group(2) or m.group(1)))
+        elif kw in ("Field", "Enum", "SignedEnum", "UnsignedEnum") \
+                and reg and len(args) == 2 and _NAME.fullmatch(args[1]):
+            m = _BITS.fullmatch(args[0])
+            if not m:
+                continue
+            msb, lsb = int(m.group(1)), int(m.group(2) or m.group(1))
+            field = args[1]
+            name = "%s_%s" % (reg, field)
+            define(name, "GENMASK(%d, %d)" % (msb, lsb))
+            define(name + "_MASK", "GENMASK(%d, %d)" % (msb, lsb))
+            define(name + "_SHIFT", "%d" % lsb)
+            define(name + "_WIDTH", "%d" % (msb - lsb + 1))
+            if kw != "Field" and kw != "Enum":
+                define(name + "_SIGNED",
+                       "true" if kw == "SignedEnum" else "false")
+        elif kw == "EndEnum":
+            field = None
+        elif re.fullmatch(r"0b[01]+", kw) and field and len(args) == 1 \
+                and names:
+            define("%s_%s_%s" % (reg, field, args[0]), "UL(%s)" % kw)
+    out.append("#endif")
     return "\n".join(out) + "\n"

@@ -205,6 +205,57 @@ def syscall_headers(tree, arch):
     return out
 
 
+
+def kbuild_syscall_headers(tree, arch):
+    """What scripts/Makefile.asm-headers (6.11 on) makes for the
+    `syscall-y` lines of an architecture's asm/ and uapi/asm/ Kbuild:
+    unistd_N.h, unistd_compat_N.h and syscall_table_N.h from the table
+    and the ABIs arch/ARCH/kernel/Makefile.syscalls names, read as data."""
+    mk = os.path.join(tree, "scripts", "Makefile.asm-headers")
+    if not os.path.isfile(mk):
+        return {}
+    abis = {}
+    table, emit_nr = "scripts/syscall.tbl", True
+    for line in logical_lines(os.path.join(tree, "arch", arch, "kernel",
+                                           "Makefile.syscalls")):
+        m = re.match(r"^\s*syscall_abis_(\w+)\s*\+=\s*(.*)$", line)
+        if m:
+            abis.setdefault(m.group(1), []).extend(
+                m.group(2).replace(",", " ").split())
+        m = re.match(r"^\s*syscalltbl\s*:?=\s*(\S+)\s*$", line)
+        if m:
+            table = m.group(1)
+        if re.match(r"^\s*syshdr-args\s*:?=", line):
+            emit_nr = "--emit-nr" in line
+    out = {}
+    for sub, place in (("asm", "asm"), ("uapi/asm", "uapi/asm")):
+        kbuild = os.path.join(tree, "arch", arch, "include", sub, "Kbuild")
+        for line in logical_lines(kbuild):
+            m = re.match(r"^\s*syscall-y\s*\+=\s*(.*)$", line)
+            for name in (m.group(1).split() if m else []):
+                m2 = re.fullmatch(r"(unistd_compat_|unistd_|syscall_table_)"
+                                  r"(\w+)\.h", name)
+                if not m2:
+                    continue
+                kind, n = m2.groups()
+                rel = table.replace("%", n)
+                if os.path.isabs(rel) or ".." in rel.split("/"):
+                    continue
+                rows = syscalltbl.read_table(os.path.join(tree, rel))
+                want = {"common", n} | set(abis.get(n, []))
+                dest = "arch/%s/include/generated/%s/%s" % (arch, place,
+                                                             name)
+                if kind == "syscall_table_":
+                    out[dest] = syscalltbl.syscalls(rows, want)
+                    continue
+                guard = "_UAPI_ASM_" + re.sub(
+                    "__", "_", re.sub(r"[^A-Z0-9_]", "_", name.upper()))
+                out[dest] = syscalltbl.unistd(
+                    rows, want, guard,
+                    "compat%s_" % n if kind == "unistd_compat_" else "",
+                    "", emit_nr)
+    return out
+
 def x86_extra(tree):
     """x86's other generated headers: xen-hypercalls.h (the hypercalls
     of xen/interface/xen*.h) and orc_hash.h (a hash of orc_types.h)."""
@@ -255,12 +306,15 @@ def files(tree, arch, config):
     out.update(version_headers(tree))
     out.update(wrappers(tree, arch))
     out.update(syscall_headers(tree, arch))
+    out.update(kbuild_syscall_headers(tree, arch))
     if arch == "x86":
         out.update(x86_extra(tree))
     if arch == "arm":
         text = genheaders.mach_types(tree)
         if text:
             out["arch/arm/include/generated/asm/mach-types.h"] = text
+    if arch == "arm64":
+        out.update(genheaders.arm64_headers(tree))
     if arch == "sh":
         text = genheaders.sh_machtypes(tree)
         if text:

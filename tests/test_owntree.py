@@ -95,12 +95,23 @@ def fixture(tmp):
           "out := arch/$(SRCARCH)/include/generated/asm\n"
           "uapi := arch/$(SRCARCH)/include/generated/uapi/asm\n"
           "syscall64 := $(src)/syscall_64.tbl\n"
+          "syshdr := $(srctree)/scripts/syscallhdr.sh\n"
+          "systbl := $(srctree)/scripts/syscalltbl.sh\n"
+          "      cmd_syshdr = $(CONFIG_SHELL) $(syshdr) --abis $(abis) "
+          "--emit-nr \\\n\t\t$(if $(offset),--offset $(offset)) \\\n"
+          "\t\t$(if $(prefix),--prefix $(prefix)) \\\n\t\t$< $@\n"
+          "      cmd_systbl = $(CONFIG_SHELL) $(systbl) --abis $(abis) "
+          "$< $@\n"
           "$(uapi)/unistd_64.h: abis := common,64\n"
           "$(uapi)/unistd_64.h: $(syscall64) $(syshdr) FORCE\n"
           "\t$(call if_changed,syshdr)\n"
           "$(out)/syscalls_64.h: abis := common,64\n"
           "$(out)/syscalls_64.h: $(syscall64) $(systbl) FORCE\n"
-          "\t$(call if_changed,systbl)\n")
+          "\t$(call if_changed,systbl)\n"
+          "uapisyshdr-y\t\t\t+= unistd_64.h\n"
+          "syshdr-$(CONFIG_X86_64)\t\t+= syscalls_64.h\n"
+          "uapisyshdr-y\t:= $(addprefix $(uapi)/, $(uapisyshdr-y))\n"
+          "syshdr-y\t:= $(addprefix $(out)/, $(syshdr-y))\n")
     write(os.path.join(a, "entry", "syscalls", "syscall_64.tbl"),
           "# comment\n0\tcommon\tread\tsys_read\n"
           "1\tx32\twritev\tcompat_sys_writev\n3\t64\tclose\tsys_close\n")
@@ -335,6 +346,173 @@ Sysreg\tX;Y\t1\t2\t3\t4\t5
               "syscalltbl = ../outside/syscall_%.tbl\n")
         self.assertNotIn(g + "uapi/asm/unistd_64.h",
                          gentree.files(self.tree, "arm64", []))
+
+    def test_syscall_headers_of_pattern_rules_and_arch_scripts(self):
+        """mips' pattern rules and syscallnr.sh (its macro and prefix read
+        from the script), arm's aligned count, s390's own script (-H,
+        -N), a table with no --abis (every line)."""
+        d = os.path.join(self.tree, "arch", "mips", "kernel", "syscalls")
+        write(os.path.join(d, "syscall_n32.tbl"),
+              "0\tn32\tread\tsys_read\n1\tn32\twrite\tsys_write\n"
+              "5\tn32\tclose\tsys_close\n")
+        write(os.path.join(d, "syscallnr.sh"),
+              'printf "#define __NR_%s_Linux_syscalls\\t%s\\n" '
+              '"${prefix}" "${nxt}"\n')
+        write(os.path.join(d, "Makefile"), """\
+kapi := arch/$(SRCARCH)/include/generated/asm
+uapi := arch/$(SRCARCH)/include/generated/uapi/asm
+syshdr := $(srctree)/scripts/syscallhdr.sh
+sysnr := $(srctree)/$(src)/syscallnr.sh
+systbl := $(srctree)/scripts/syscalltbl.sh
+quiet_cmd_syshdr = SYSHDR  $@
+      cmd_syshdr = $(CONFIG_SHELL) $(syshdr) --offset __NR_Linux $< $@
+      cmd_sysnr = $(CONFIG_SHELL) '$(sysnr)' '$<' '$@'\t\t\\
+\t\t  '$(sysnr_abis_$(basetarget))'\t\t\t\\
+\t\t  '$(sysnr_pfx_$(basetarget))'
+      cmd_systbl = $(CONFIG_SHELL) $(systbl) $< $@
+$(uapi)/unistd_%.h: $(src)/syscall_%.tbl $(syshdr) FORCE
+\t$(call if_changed,syshdr)
+sysnr_pfx_unistd_nr_n32 := N32
+$(kapi)/unistd_nr_%.h: $(src)/syscall_%.tbl $(sysnr) FORCE
+\t$(call if_changed,sysnr)
+$(kapi)/syscall_table_%.h: $(src)/syscall_%.tbl $(systbl) FORCE
+\t$(call if_changed,systbl)
+uapisyshdr-y\t\t+= unistd_n32.h
+kapisyshdr-y\t\t+= syscall_table_n32.h\t\t\\
+\t\t\t   unistd_nr_n32.h
+uapisyshdr-y\t:= $(addprefix $(uapi)/, $(uapisyshdr-y))
+kapisyshdr-y\t:= $(addprefix $(kapi)/, $(kapisyshdr-y))
+""")
+        out = gentree.files(self.tree, "mips", [])
+        g = "arch/mips/include/generated/"
+        self.assertIn("#define __NR_write (__NR_Linux + 1)\n",
+                      out[g + "uapi/asm/unistd_n32.h"])
+        self.assertNotIn("__NR_syscalls", out[g + "uapi/asm/unistd_n32.h"])
+        self.assertIn("#define __NR_N32_Linux_syscalls 6\n",
+                      out[g + "asm/unistd_nr_n32.h"])
+        self.assertIn("__SYSCALL(5, sys_close)",
+                      out[g + "asm/syscall_table_n32.h"])
+
+        d = os.path.join(self.tree, "arch", "arm", "tools")
+        write(os.path.join(d, "syscall.tbl"), "".join(
+            "%d\tcommon\tc%d\tsys_c%d\n" % (n, n, n) for n in range(258)) +
+            "258\toabi\told\tsys_old\n")
+        write(os.path.join(d, "syscallnr.sh"),
+              "align=1\n    echo \"#define __NR_syscalls $nr\"\n")
+        write(os.path.join(d, "Makefile"), """\
+gen := arch/$(ARCH)/include/generated
+kapi := $(gen)/asm
+uapi := $(gen)/uapi/asm
+syshdr := $(srctree)/scripts/syscallhdr.sh
+sysnr := $(srctree)/$(src)/syscallnr.sh
+syscall := $(src)/syscall.tbl
+kapi-hdrs-y := $(kapi)/unistd-nr.h
+uapi-hdrs-y += $(uapi)/unistd-eabi.h
+      cmd_syshdr = $(CONFIG_SHELL) $(syshdr) --abis common,$* \\
+\t\t   --offset __NR_SYSCALL_BASE $< $@
+      cmd_sysnr  = $(CONFIG_SHELL) $(sysnr) $< $@
+$(uapi)/unistd-%.h: $(syscall) $(syshdr) FORCE
+\t$(call if_changed,syshdr)
+$(kapi)/unistd-nr.h: $(syscall) $(sysnr) FORCE
+\t$(call if_changed,sysnr)
+""")
+        out = gentree.files(self.tree, "arm", [])
+        g = "arch/arm/include/generated/"
+        eabi = out[g + "uapi/asm/unistd-eabi.h"]
+        self.assertIn("#define __NR_c257 (__NR_SYSCALL_BASE + 257)\n", eabi)
+        self.assertNotIn("__NR_old", eabi)
+        # 259 entries, past 256: a multiple of 4
+        self.assertIn("#define __NR_syscalls 260\n", out[g + "asm/unistd-nr.h"])
+
+        d = os.path.join(self.tree, "arch", "s390", "kernel", "syscalls")
+        write(os.path.join(d, "syscall.tbl"),
+              "1\tcommon\texit\tsys_exit\tsys_exit\n"
+              "7\t32\tonly32\t-\tsys_only32\n"
+              "9\t64\tonly64\tsys_only64\t-\n")
+        write(os.path.join(d, "syscalltbl"),
+              "\t#define NR_syscalls ${num_syscalls}\n")
+        write(os.path.join(d, "Makefile"), """\
+gen\t:= arch/$(ARCH)/include/generated
+kapi\t:= $(gen)/asm
+uapi\t:= $(gen)/uapi/asm
+syscall\t:= $(srctree)/$(src)/syscall.tbl
+systbl\t:= $(srctree)/$(src)/syscalltbl
+gen-y := $(kapi)/syscall_table.h
+kapi-hdrs-y := $(kapi)/unistd_nr.h
+uapi-hdrs-y := $(uapi)/unistd_32.h
+filechk_syshdr = $(CONFIG_SHELL) '$(systbl)' -H -a $(syshdr_abi_$(basetarget)) -f "$2" < $<
+filechk_sysnr = $(CONFIG_SHELL) '$(systbl)' -N -a $(sysnr_abi_$(basetarget)) < $<
+filechk_syscalls = $(CONFIG_SHELL) '$(systbl)' -S < $<
+syshdr_abi_unistd_32 := common,32
+$(uapi)/unistd_32.h: $(syscall) FORCE
+\t$(call filechk,syshdr,$@)
+$(kapi)/syscall_table.h: $(syscall) FORCE
+\t$(call filechk,syscalls)
+sysnr_abi_unistd_nr := common,32,64
+$(kapi)/unistd_nr.h: $(syscall) FORCE
+\t$(call filechk,sysnr)
+""")
+        out = gentree.files(self.tree, "s390", [])
+        g = "arch/s390/include/generated/"
+        u32 = out[g + "uapi/asm/unistd_32.h"]
+        self.assertIn("#define __NR_only32 7\n", u32)
+        self.assertNotIn("only64", u32)
+        self.assertIn("#define NR_syscalls 10\n", out[g + "asm/unistd_nr.h"])
+        self.assertNotIn(g + "asm/syscall_table.h", out)
+        # a table outside the tree is not read
+        write(os.path.join(d, "Makefile"), "syscall := ../../x.tbl\n" +
+              "uapi-hdrs-y := arch/s390/include/generated/uapi/asm/u.h\n"
+              "      cmd_syshdr = $(syshdr) $< $@\n"
+              "syshdr := scripts/syscallhdr.sh\n"
+              "arch/s390/include/generated/uapi/asm/u.h: $(syscall)\n"
+              "\t$(call if_changed,syshdr)\n")
+        write(os.path.join(self.tree, "..", "x.tbl"), "0\tcommon\tx\tsys_x\n")
+        self.assertNotIn(g + "uapi/asm/u.h",
+                         gentree.files(self.tree, "s390", []))
+
+    def test_s390_facility_lists_from_the_host_programs_table(self):
+        """gen_facilities.c is read, never built: its lists' bits under
+        the configuration's #ifdefs, as 64-bit words, bit 0 leftmost."""
+        write(os.path.join(self.tree, "arch", "s390", "tools",
+                           "gen_facilities.c"), """\
+static struct facility_def facility_defs[] = {
+	{
+		/* .name = "NOT_THIS", */
+		.name = "FACILITIES_ALS",
+		.bits = (int[]){
+			0,  /* N3 */
+			1,
+#ifdef CONFIG_HAVE_MARCH_Z196_FEATURES
+			45, /* fast-BCR */
+#endif
+#ifndef CONFIG_HAVE_MARCH_Z196_FEATURES
+			46,
+#endif
+			-1 /* END */
+		}
+	},
+	{
+		.name = "FACILITIES_KVM",
+		.bits = (int[]){
+			64,
+			129,
+			-1
+		}
+	},
+};
+""")
+        out = gentree.files(self.tree, "s390", [
+            ("CONFIG_HAVE_MARCH_Z196_FEATURES", "y")])
+        text = out["arch/s390/include/generated/asm/facility-defs.h"]
+        self.assertIn("#define FACILITIES_ALS _AC(0xc000000000040000,UL)\n",
+                      text)
+        self.assertIn("#define FACILITIES_KVM _AC(0x0000000000000000,UL),"
+                      "_AC(0x8000000000000000,UL),"
+                      "_AC(0x4000000000000000,UL)\n", text)
+        self.assertNotIn("NOT_THIS", text)
+        out = gentree.files(self.tree, "s390", [])
+        self.assertIn("#define FACILITIES_ALS _AC(0xc000000000020000,UL)\n",
+                      out["arch/s390/include/generated/asm/facility-defs.h"])
 
     def test_m68k_seeds_choose_a_page_size(self):
         """Without a machine, m68k has no MMU type, so no page size, and

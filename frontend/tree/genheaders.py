@@ -208,3 +208,46 @@ def arm64_sysregs(tree):
             define("%s_%s_%s" % (reg, field, args[0]), "UL(%s)" % kw)
     out.append("#endif")
     return "\n".join(out) + "\n"
+
+
+def s390_facilities(tree, config):
+    """arch/s390/tools/gen_facilities.c's output (asm/facility-defs.h):
+    per list of facility_defs[] its bits as 64-bit words, the bits under
+    an #ifdef CONFIG_ that config sets. The program is a host tool of
+    the tree: its table is read here, the program is never built."""
+    path = os.path.join(tree, "arch", "s390", "tools", "gen_facilities.c")
+    try:
+        with fswalk.open_regular(path) as f:
+            text = f.read(fswalk.MAX_SOURCE).decode("utf-8", "replace")
+    except OSError:
+        return None
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    on = dict(config)
+    keep, lines = [], []
+    for ln in text.splitlines():
+        m = re.match(r"\s*#\s*(ifdef|ifndef|else|endif)\b\s*(\w*)", ln)
+        if m:
+            kind, name = m.groups()
+            if kind in ("ifdef", "ifndef"):
+                keep.append((name in on) == (kind == "ifdef"))
+            elif kind == "else" and keep:
+                keep[-1] = not keep[-1]
+            elif kind == "endif" and keep:
+                keep.pop()
+            continue
+        if all(keep):
+            lines.append(ln)
+    out = ["#ifndef __ASM_S390_FACILITY_DEFS__",
+           "#define __ASM_S390_FACILITY_DEFS__", "#include <linux/const.h>"]
+    for m in re.finditer(r'\.name\s*=\s*"(\w+)"\s*,\s*\.bits\s*=\s*'
+                         r'\(int\[\]\)\s*\{([^}]*)\}', "\n".join(lines)):
+        bits = [int(b) for b in re.findall(r"-?\d+", m.group(2))]
+        bits = [b for b in bits[:bits.index(-1)] if b >= 0] \
+            if -1 in bits else [b for b in bits if b >= 0]
+        words = [0] * (max(bits) // 64 + 1 if bits else 1)
+        for b in bits:
+            words[b // 64] |= 1 << (63 - (b & 63))
+        out.append("#define %s %s" % (m.group(1), ",".join(
+            "_AC(0x%016x,UL)" % w for w in words)))
+    out.append("#endif")
+    return "\n".join(out) + "\n"

@@ -18,7 +18,7 @@ import hashlib
 import os
 import re
 
-from . import autoconf, fswalk, genheaders, kerneltree, syscalltbl, \
+from . import autoconf, fswalk, genheaders, kerneltree, sysmake, \
     timeconst
 from .kconfig import logical_lines
 
@@ -157,105 +157,6 @@ def wrappers(tree, arch):
     return out
 
 
-def syscall_headers(tree, arch):
-    """What an architecture's syscall Makefile makes from its tables
-    with scripts/syscallhdr.sh and syscalltbl.sh: each target's abis,
-    prefix and offset, read as data."""
-    out = {}
-    for dirpath, dirnames, filenames in fswalk.walk(
-            os.path.join(tree, "arch", arch)):
-        dirnames.sort()
-        if "Makefile" not in filenames or \
-                not dirpath.endswith(os.sep + "syscalls"):
-            continue
-        lines = logical_lines(os.path.join(dirpath, "Makefile"))
-        var, per = {}, {}
-        for line in lines:
-            m = re.match(r"^\s*(\w+)\s*:?=\s*(\S+)\s*$", line)
-            if m:
-                var[m.group(1)] = m.group(2)
-            m = re.match(r"^\s*\$\((\w+)\)/([\w.-]+\.h)\s*:\s*(\w+)\s*:?=\s*"
-                         r"(\S*)\s*$", line)
-            if m:
-                per.setdefault((m.group(1), m.group(2)), {})[m.group(3)] = \
-                    m.group(4)
-                continue
-            m = re.match(r"^\s*\$\((\w+)\)/([\w.-]+\.h)\s*:\s*\$\((\w+)\)\s+"
-                         r"\$\((syshdr|systbl)\)", line)
-            if m:
-                per.setdefault((m.group(1), m.group(2)), {}).update(
-                    table=m.group(3), cmd=m.group(4))
-        for (where, name), how in sorted(per.items()):
-            table = var.get(how.get("table", ""), "")
-            place = var.get(where, "")
-            if "cmd" not in how or not table.startswith("$(src)/") or \
-                    "generated" not in place:
-                continue
-            tbl = os.path.join(dirpath, table[len("$(src)/"):])
-            rows = syscalltbl.read_table(tbl)
-            abis = set(how.get("abis", "").split(","))
-            rel = place.replace("$(SRCARCH)", arch) + "/" + name
-            if how["cmd"] == "syshdr":
-                guard = "_UAPI_ASM_%s" % re.sub(r"\W", "_", name).upper()
-                out[rel] = syscalltbl.unistd(
-                    rows, abis, guard, how.get("prefix", ""),
-                    how.get("offset", ""))
-            else:
-                out[rel] = syscalltbl.syscalls(rows, abis)
-    return out
-
-
-
-def kbuild_syscall_headers(tree, arch):
-    """What scripts/Makefile.asm-headers (6.11 on) makes for the
-    `syscall-y` lines of an architecture's asm/ and uapi/asm/ Kbuild:
-    unistd_N.h, unistd_compat_N.h and syscall_table_N.h from the table
-    and the ABIs arch/ARCH/kernel/Makefile.syscalls names, read as data."""
-    mk = os.path.join(tree, "scripts", "Makefile.asm-headers")
-    if not os.path.isfile(mk):
-        return {}
-    abis = {}
-    table, emit_nr = "scripts/syscall.tbl", True
-    for line in logical_lines(os.path.join(tree, "arch", arch, "kernel",
-                                           "Makefile.syscalls")):
-        m = re.match(r"^\s*syscall_abis_(\w+)\s*\+=\s*(.*)$", line)
-        if m:
-            abis.setdefault(m.group(1), []).extend(
-                m.group(2).replace(",", " ").split())
-        m = re.match(r"^\s*syscalltbl\s*:?=\s*(\S+)\s*$", line)
-        if m:
-            table = m.group(1)
-        if re.match(r"^\s*syshdr-args\s*:?=", line):
-            emit_nr = "--emit-nr" in line
-    out = {}
-    for sub, place in (("asm", "asm"), ("uapi/asm", "uapi/asm")):
-        kbuild = os.path.join(tree, "arch", arch, "include", sub, "Kbuild")
-        for line in logical_lines(kbuild):
-            m = re.match(r"^\s*syscall-y\s*\+=\s*(.*)$", line)
-            for name in (m.group(1).split() if m else []):
-                m2 = re.fullmatch(r"(unistd_compat_|unistd_|syscall_table_)"
-                                  r"(\w+)\.h", name)
-                if not m2:
-                    continue
-                kind, n = m2.groups()
-                rel = table.replace("%", n)
-                if os.path.isabs(rel) or ".." in rel.split("/"):
-                    continue
-                rows = syscalltbl.read_table(os.path.join(tree, rel))
-                want = {"common", n} | set(abis.get(n, []))
-                dest = "arch/%s/include/generated/%s/%s" % (arch, place,
-                                                             name)
-                if kind == "syscall_table_":
-                    out[dest] = syscalltbl.syscalls(rows, want)
-                    continue
-                guard = "_UAPI_ASM_" + re.sub(
-                    "__", "_", re.sub(r"[^A-Z0-9_]", "_", name.upper()))
-                out[dest] = syscalltbl.unistd(
-                    rows, want, guard,
-                    "compat%s_" % n if kind == "unistd_compat_" else "",
-                    "", emit_nr)
-    return out
-
 def x86_extra(tree):
     """x86's other generated headers: xen-hypercalls.h (the hypercalls
     of xen/interface/xen*.h) and orc_hash.h (a hash of orc_types.h)."""
@@ -305,8 +206,7 @@ def files(tree, arch, config):
     }
     out.update(version_headers(tree))
     out.update(wrappers(tree, arch))
-    out.update(syscall_headers(tree, arch))
-    out.update(kbuild_syscall_headers(tree, arch))
+    out.update(sysmake.headers(tree, arch))
     if arch == "x86":
         out.update(x86_extra(tree))
     if arch == "arm":
@@ -315,6 +215,10 @@ def files(tree, arch, config):
             out["arch/arm/include/generated/asm/mach-types.h"] = text
     if arch == "arm64":
         out.update(genheaders.arm64_headers(tree))
+    if arch == "s390":
+        text = genheaders.s390_facilities(tree, config)
+        if text:
+            out["arch/s390/include/generated/asm/facility-defs.h"] = text
     if arch == "sh":
         text = genheaders.sh_machtypes(tree)
         if text:

@@ -514,6 +514,24 @@ static struct facility_def facility_defs[] = {
         self.assertIn("#define FACILITIES_ALS _AC(0xc000000000020000,UL)\n",
                       out["arch/s390/include/generated/asm/facility-defs.h"])
 
+    def test_radeon_register_tables_from_reg_srcs(self):
+        """A driver's header a host program makes from a table beside
+        it (radeon's mkregtable): read from the table."""
+        from frontend.tree import genheaders
+        d = os.path.join(self.tree, "drivers", "gpu", "radeon")
+        write(os.path.join(d, "reg_srcs", "r9"),
+              "r9 0x0100\n0x0000 FIRST\n0x0084 SECOND\nno register\n")
+        text = genheaders.make(self.tree, os.path.join(d, "r9.c"),
+                               "r9_reg_safe.h")
+        # 0x100 >> 2 = 64 dwords: two words, offsets 0 and 33 cleared
+        self.assertEqual(text, "static const unsigned r9_reg_safe_bm[2] = "
+                         "{\n\t0xFFFFFFFE, 0xFFFFFFFD,\n};\n")
+        self.assertIsNone(genheaders.make(self.tree, os.path.join(
+            d, "r9.c"), "r8_reg_safe.h"))
+        write(os.path.join(d, "reg_srcs", "bad"), "a;b 0x10\n")
+        self.assertIsNone(genheaders.make(self.tree, os.path.join(
+            d, "r9.c"), "bad_reg_safe.h"))
+
     def test_m68k_seeds_choose_a_page_size(self):
         """Without a machine, m68k has no MMU type, so no page size, and
         6.12's slab.h stops at CONFIG_PAGE_SHIFT."""

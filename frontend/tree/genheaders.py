@@ -66,6 +66,12 @@ def make(tree, source, header):
         return mach_types(tree)
     if "/" in header or header.startswith("."):
         return None
+    m = re.fullmatch(r"(\w+)_reg_safe\.h", header)
+    if m:
+        text = reg_safe(os.path.join(os.path.dirname(source), "reg_srcs",
+                                     m.group(1)))
+        if text is not None:
+            return text
     shipped = os.path.join(os.path.dirname(source), header + "_shipped")
     if not os.path.isfile(shipped):
         return None
@@ -250,4 +256,38 @@ def s390_facilities(tree, config):
         out.append("#define %s %s" % (m.group(1), ",".join(
             "_AC(0x%016x,UL)" % w for w in words)))
     out.append("#endif")
+    return "\n".join(out) + "\n"
+
+
+def reg_safe(path):
+    """radeon's mkregtable output for a reg_srcs/ table (the host
+    program is not built): NAME_reg_safe_bm[], one bit per register
+    dword up to the highest offset, set unless the table lists it."""
+    try:
+        with fswalk.open_regular(path) as f:
+            lines = f.read(fswalk.MAX_SOURCE).decode(
+                "utf-8", "replace").splitlines()
+    except OSError:
+        return None
+    head = lines[0].split() if lines else []
+    if len(head) < 2 or not re.fullmatch(r"[A-Za-z_]\w{0,8}", head[0]):
+        return None
+    try:
+        top = int(head[1][:9], 16)
+    except ValueError:
+        top = 0
+    offsets = []
+    for ln in lines[1:]:
+        m = re.search(r"0x([0-9a-fA-F]+)", ln)
+        if m:
+            offsets.append(int(m.group(1), 16) & 0xffffffff)
+    top = max(offsets + [top])
+    words = [0xffffffff] * (((top >> 2) + 31) // 32)
+    for o in offsets:
+        words[(o >> 2) // 32] ^= 1 << ((o >> 2) & 31)
+    out = ["static const unsigned %s_reg_safe_bm[%d] = {" % (head[0],
+                                                           len(words))]
+    for i in range(0, len(words), 4):
+        out.append("\t" + " ".join("0x%08X," % w for w in words[i:i + 4]))
+    out.append("};")
     return "\n".join(out) + "\n"

@@ -18,6 +18,9 @@ from .kconfig import logical_lines
 
 _REF = re.compile(r"\$\(([^()$]*(?:\$\([^()]*\)[^()$]*)*)\)|\$([@<*])")
 MAX_SCRIPT = 1 << 16
+MAX_EXPANSION = 1 << 16
+# references expanded for one value: the real Makefiles need under 100
+MAX_REFERENCES = 10000
 
 
 def headers(tree, arch):
@@ -95,6 +98,7 @@ def _inside(rel):
 class _Makefile:
     def __init__(self, tree, arch, rel):
         self.tree, self.arch, self.src = tree, arch, rel
+        self.budget = MAX_REFERENCES
         self.var = {"SRCARCH": arch, "ARCH": arch, "src": rel,
                     "srctree": ".", "obj": rel, "CONFIG_SHELL": "sh"}
         self.lazy = {}          # NAME = VALUE: expanded when used
@@ -153,8 +157,13 @@ class _Makefile:
         if depth > 8 or "$" not in text:
             return text
         env = env or {}
+        if depth == 0:
+            self.budget = MAX_REFERENCES
 
         def one(m):
+            self.budget -= 1
+            if self.budget < 0:
+                return ""       # a variable made to explode
             if m.group(2):
                 return env.get(m.group(2), "")
             ref = m.group(1)
@@ -174,6 +183,8 @@ class _Makefile:
         while prev != text and depth <= 8:
             prev, text = text, _REF.sub(one, text)
             depth += 1
+            if len(text) > MAX_EXPANSION:
+                return ""       # a variable made to explode
         return text
 
     def _function(self, fn, args, env, depth):

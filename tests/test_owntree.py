@@ -3,11 +3,13 @@
 from a tree's data, the configuration made for it, which KDIR a tree is
 parsed with, and a corpus module scanned in the real 6.1 tree's layout
 with and without a matching KDIR."""
+import hashlib
 import json
 import os
 import shutil
 import sys
 import tempfile
+import time
 import unittest
 
 from util import (CORPUS, MODLIFE, ROOT, TempDir, copy_module,
@@ -886,10 +888,32 @@ class TreeKnowledgeTest(unittest.TestCase):
         edited = run(cmd, cwd=top, env=env)
         self.assertNotIn("deriving", edited.stderr)
         self.assertEqual(edited.stdout, res.stdout)
-        # the core it was derived from changes: derived again
+        # the core it was derived from changes: derived again, and the
+        # tree's older derivations beyond two others are removed, as are
+        # older versions' untagged ones; another tree's stay
+        kdir = os.path.join(tmp, "cache", "knowledge")
+        tag = hashlib.sha256(os.path.realpath(top).encode()).hexdigest()[:12]
+        mine = [n for n in os.listdir(kdir) if n.endswith(".tsv")]
+        self.assertEqual(len(mine), 1)
+        self.assertTrue(mine[0].startswith(tag + "-"), mine)
+        planted = {"old": "0" * 32, "other": "b" * 12 + "-" + "1" * 32}
+        for age, k in enumerate("234"):
+            planted["t%d" % age] = tag + "-" + k * 32
+        for name, stem in planted.items():
+            for ext in (".tsv", ".json"):
+                write(os.path.join(kdir, stem + ext), "x\n")
+                t = time.time() - 1000 * (int(name[1]) + 1) \
+                    if name.startswith("t") else time.time() - 5000
+                os.utime(os.path.join(kdir, stem + ext), (t, t))
         with open(os.path.join(d, "widget-core.c"), "a") as f:
             f.write("/* edited */\n")
         core = run(cmd, cwd=top, env=env)
+        left = sorted(os.listdir(kdir))
+        for name, gone in (("old", True), ("other", False), ("t0", False),
+                           ("t1", False), ("t2", True)):
+            self.assertEqual(planted[name] + ".tsv" not in left, gone,
+                             (name, left))
+        self.assertIn(mine[0], left)
         self.assertIn("deriving the knowledge of Linux 6.98.192 from the "
                       "tree (drivers/widget/widget-core.c changed",
                       core.stderr)

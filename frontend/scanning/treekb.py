@@ -180,6 +180,47 @@ def _save(path, data):
 MAX_MANIFEST = 64 << 20
 
 
+# derivations of one tree kept at once (another checker build or other
+# headers each have their own): older ones are removed
+KEEP_PER_TREE = 3
+_ENTRY = re.compile(r"(?:([0-9a-f]{12})-)?[0-9a-f]{32}\.(?:tsv|json)")
+
+
+def _prune(d, tag, mine):
+    """Removes the knowledge entries of the tree tagged tag beyond the
+    newest KEEP_PER_TREE - 1 others, and entries of the untagged form
+    of older versions; mine stays."""
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return
+    entries = {}
+    for n in names:
+        m = _ENTRY.fullmatch(n)
+        stem = n.rsplit(".", 1)[0]
+        if not m or stem == mine.rsplit(".", 1)[0] or \
+                m.group(1) not in (tag, None):
+            continue
+        try:
+            st = os.lstat(os.path.join(d, n))
+        except OSError:
+            continue
+        old = m.group(1) is None
+        entries.setdefault(stem, [old, 0])[1] = max(
+            entries.get(stem, [old, 0])[1], st.st_mtime)
+    ranked = sorted(entries.items(), key=lambda e: -e[1][1])
+    keep = [stem for stem, (old, _) in ranked if not old][
+        :KEEP_PER_TREE - 1]
+    for stem in entries:
+        if stem in keep:
+            continue
+        for ext in (".tsv", ".json"):
+            try:
+                os.unlink(os.path.join(d, stem + ext))
+            except OSError:
+                pass
+
+
 def _rows(path):
     """The knowledge file has a row (not only comments)."""
     try:
@@ -249,7 +290,9 @@ class Knowledge:
             full, os.path.realpath(root),
             _tool_digest(paths.sparse_binary()),
             _headers_digest(kdir, own, root)]).encode()).hexdigest()[:32]
-        out = self._place(key)
+        tag = hashlib.sha256(os.path.realpath(root).encode(
+            "utf-8", "surrogateescape")).hexdigest()[:12]
+        out = self._place(tag + "-" + key)
         why = "derived for the first time"
         if out and _ours(out) and derived_from(out):
             manifest = _load(out[:-len(".tsv")] + ".json")
@@ -290,6 +333,7 @@ class Knowledge:
             os.unlink(out)
             out = moved
         elif not self.tmp:
+            _prune(os.path.dirname(out), tag, os.path.basename(out))
             self._keep(out[:-len(".tsv")] + ".json", {
                 "stat": stats, "names": sorted(record["names"]),
                 "members": sorted(record["members"]),

@@ -400,7 +400,8 @@ kapisyshdr-y\t:= $(addprefix $(kapi)/, $(kapisyshdr-y))
             "%d\tcommon\tc%d\tsys_c%d\n" % (n, n, n) for n in range(258)) +
             "258\toabi\told\tsys_old\n")
         write(os.path.join(d, "syscallnr.sh"),
-              "align=1\n    echo \"#define __NR_syscalls $nr\"\n")
+              "align=1\n  while [ \"$(($nr / (256 * $align) ))\" -gt 0 ]\n"
+              "    echo \"#define __NR_syscalls $nr\"\n")
         write(os.path.join(d, "Makefile"), """\
 gen := arch/$(ARCH)/include/generated
 kapi := $(gen)/asm
@@ -461,22 +462,66 @@ $(kapi)/unistd_nr.h: $(syscall) FORCE
         self.assertNotIn("only64", u32)
         self.assertIn("#define NR_syscalls 10\n", out[g + "asm/unistd_nr.h"])
         self.assertNotIn(g + "asm/syscall_table.h", out)
-        # a table outside the tree is not read
-        write(os.path.join(d, "Makefile"), "syscall := ../../x.tbl\n" +
-              "uapi-hdrs-y := arch/s390/include/generated/uapi/asm/u.h\n"
-              "      cmd_syshdr = $(syshdr) $< $@\n"
-              "syshdr := scripts/syscallhdr.sh\n"
-              "arch/s390/include/generated/uapi/asm/u.h: $(syscall)\n"
-              "\t$(call if_changed,syshdr)\n")
+        # a table outside the tree is not read; the same inside is
         write(os.path.join(self.tree, "..", "x.tbl"), "0\tcommon\tx\tsys_x\n")
-        self.assertNotIn(g + "uapi/asm/u.h",
-                         gentree.files(self.tree, "s390", []))
-        # a variable made to explode is given up (50^8 references
-        # otherwise: the scan would not end)
-        write(os.path.join(d, "Makefile"),
-              "A = " + "$(A)" * 50 + "x\nuapi-hdrs-y := $(A)\n")
-        self.assertNotIn(g + "uapi/asm/unistd_32.h",
-                         gentree.files(self.tree, "s390", []))
+        write(os.path.join(self.tree, "x.tbl"), "0\tcommon\tx\tsys_x\n")
+        for table, made in (("../x.tbl", False), ("x.tbl", True)):
+            write(os.path.join(d, "Makefile"), "syscall := %s\n" % table +
+                  "uapi-hdrs-y := arch/s390/include/generated/uapi/asm/u.h\n"
+                  "      cmd_syshdr = $(syshdr) $< $@\n"
+                  "syshdr := scripts/syscallhdr.sh\n"
+                  "arch/s390/include/generated/uapi/asm/u.h: $(syscall)\n"
+                  "\t$(call if_changed,syshdr)\n")
+            self.assertEqual(g + "uapi/asm/u.h" in gentree.files(
+                self.tree, "s390", []), made, table)
+        # a rule without a recipe does not take the next rule's
+        write(os.path.join(d, "Makefile"), "syscall := x.tbl\n"
+              "syshdr := scripts/syscallhdr.sh\n"
+              "      cmd_syshdr = $(syshdr) $< $@\n"
+              "uapi-hdrs-y := $(addprefix arch/s390/include/generated/"
+              "uapi/asm/,a.h b.h)\n"
+              "arch/s390/include/generated/uapi/asm/a.h: $(syscall)\n"
+              "arch/s390/include/generated/uapi/asm/b.h: $(syscall)\n"
+              "\t$(call if_changed,syshdr)\n")
+        out = gentree.files(self.tree, "s390", [])
+        self.assertNotIn(g + "uapi/asm/a.h", out)
+        self.assertIn(g + "uapi/asm/b.h", out)
+        # a header outside the architecture's generated directories is
+        # not made (include/generated/autoconf.h is the scan's own)
+        write(os.path.join(d, "Makefile"), "syscall := x.tbl\n"
+              "syshdr := scripts/syscallhdr.sh\n"
+              "      cmd_syshdr = $(syshdr) $< $@\n"
+              "uapi-hdrs-y := include/generated/autoconf.h\n"
+              "include/generated/autoconf.h: $(syscall)\n"
+              "\t$(call if_changed,syshdr)\n")
+        self.assertNotIn("#define __NR_x", gentree.files(
+            self.tree, "s390", [])["include/generated/autoconf.h"])
+        # a variable made to explode, used on many lines, and functions
+        # that would build huge strings: the Makefile makes no header
+        # (50^8 references otherwise: the scan would not end)
+        good = ("syscall := x.tbl\nsyshdr := scripts/syscallhdr.sh\n"
+                "      cmd_syshdr = $(syshdr) $< $@\n"
+                "uapi-hdrs-y := arch/s390/include/generated/uapi/asm/u.h\n"
+                "arch/s390/include/generated/uapi/asm/u.h: $(syscall)\n"
+                "\t$(call if_changed,syshdr)\n")
+        big = "w " * 3000
+        for bad in ("A = " + "$(A)" * 50 + "x\n" + "X := $(A)\n" * 2000,
+                    "B := %s\nC := $(addprefix %s,$(B))\n" % (big, big),
+                    "B := %s\nC := $(subst w,%s,$(B))\n" % (big, big)):
+            write(os.path.join(d, "Makefile"), good + bad)
+            self.assertNotIn(g + "uapi/asm/u.h",
+                             gentree.files(self.tree, "s390", []), bad[:20])
+        write(os.path.join(d, "Makefile"), good)
+        self.assertIn(g + "uapi/asm/u.h", gentree.files(self.tree, "s390",
+                                                         []))
+        # numbers that are not ASCII digits or a table's: lines skipped
+        write(os.path.join(self.tree, "x.tbl"),
+              "0\tcommon\tx\tsys_x\n\u00b2\tcommon\ty\tsys_y\n"
+              "999999999\tcommon\tz\tsys_z\n")
+        text = gentree.files(self.tree, "s390", [])[g + "uapi/asm/u.h"]
+        self.assertIn("#define __NR_x 0\n", text)
+        self.assertNotIn("__NR_y", text)
+        self.assertNotIn("__NR_z", text)
 
     def test_s390_facility_lists_from_the_host_programs_table(self):
         """gen_facilities.c is read, never built: its lists' bits under
@@ -518,6 +563,11 @@ static struct facility_def facility_defs[] = {
                       "_AC(0x8000000000000000,UL),"
                       "_AC(0x4000000000000000,UL)\n", text)
         self.assertNotIn("NOT_THIS", text)
+        # =m defines CONFIG_X_MODULE, not CONFIG_X
+        out = gentree.files(self.tree, "s390", [
+            ("CONFIG_HAVE_MARCH_Z196_FEATURES", "m")])
+        self.assertIn("#define FACILITIES_ALS _AC(0xc000000000020000,UL)\n",
+                      out["arch/s390/include/generated/asm/facility-defs.h"])
         out = gentree.files(self.tree, "s390", [])
         self.assertIn("#define FACILITIES_ALS _AC(0xc000000000020000,UL)\n",
                       out["arch/s390/include/generated/asm/facility-defs.h"])
@@ -536,6 +586,15 @@ static struct facility_def facility_defs[] = {
                          "{\n\t0xFFFFFFFE, 0xFFFFFFFD,\n};\n")
         self.assertIsNone(genheaders.make(self.tree, os.path.join(
             d, "r9.c"), "r8_reg_safe.h"))
+        # an offset at the end of its last word (mkregtable writes past
+        # its array) and a table made huge: no exception, no huge array
+        write(os.path.join(d, "reg_srcs", "edge"), "e 0x0\n0x80 A\n")
+        self.assertEqual(genheaders.make(self.tree, os.path.join(
+            d, "r9.c"), "edge_reg_safe.h"),
+            "static const unsigned e_reg_safe_bm[1] = {\n\t0xFFFFFFFF,\n};\n")
+        write(os.path.join(d, "reg_srcs", "huge"), "h 0xffffffff\n0x0 A\n")
+        self.assertIsNone(genheaders.make(self.tree, os.path.join(
+            d, "r9.c"), "huge_reg_safe.h"))
         write(os.path.join(d, "reg_srcs", "bad"), "a;b 0x10\n")
         self.assertIsNone(genheaders.make(self.tree, os.path.join(
             d, "r9.c"), "bad_reg_safe.h"))

@@ -7,6 +7,7 @@ import re
 from . import fswalk
 
 MAX_TABLE = 1 << 20
+MAX_NR = 1 << 14
 
 
 def read_table(path):
@@ -20,8 +21,11 @@ def read_table(path):
     out = []
     for line in text.split("\n"):
         w = line.split("#", 1)[0].split()
-        if len(w) < 3 or not w[0].isdigit() or not all(
-                re.fullmatch(r"[\w/.-]+", x) for x in w[1:5]):
+        # ASCII digits, a number a table can have (a hole up to a huge
+        # number would be filled line by line)
+        if len(w) < 3 or not re.fullmatch(r"[0-9]{1,5}", w[0]) or \
+                int(w[0]) > MAX_NR or not all(
+                    re.fullmatch(r"[\w/.-]+", x) for x in w[1:5]):
             continue
         out.append((int(w[0]), w[1], w[2], w[3] if len(w) > 3 else "",
                     w[4] if len(w) > 4 else ""))

@@ -18,9 +18,11 @@ from .kconfig import logical_lines
 
 _REF = re.compile(r"\$\(([^()$]*(?:\$\([^()]*\)[^()$]*)*)\)|\$([@<*])")
 MAX_SCRIPT = 1 << 16
-MAX_EXPANSION = 1 << 16
-# references expanded for one value: the real Makefiles need under 100
-MAX_REFERENCES = 10000
+# a Makefile's whole expansion: the real ones need some hundred
+# references and a few KiB; past this budget it makes no header
+MAX_REFERENCES = 20000
+MAX_CHARS = 1 << 20
+MAX_HEADERS = 64
 
 
 def headers(tree, arch):
@@ -63,17 +65,19 @@ def _asm_headers(tree, arch):
     for sub, place in (("asm", "asm"), ("uapi/asm", "uapi/asm")):
         kbuild = os.path.join(tree, "arch", arch, "include", sub, "Kbuild")
         for line in logical_lines(kbuild):
-            m = re.match(r"^\s*syscall-y\s*\+=\s*(.*)$", line)
+            m = re.match(r"^\s*syscall-y\s*[+:]?=\s*(.*)$", line)
             for name in (m.group(1).split() if m else []):
                 m2 = re.fullmatch(r"(unistd_compat_|unistd_|syscall_table_)"
                                   r"(\w+)\.h", name)
                 if not m2:
                     continue
                 kind, n = m2.groups()
-                rel = table.replace("%", n)
+                rel = table.replace("$(srctree)/", "").replace("%", n)
                 if os.path.isabs(rel) or ".." in rel.split("/"):
                     continue
                 rows = syscalltbl.read_table(os.path.join(tree, rel))
+                if not rows:
+                    continue
                 want = {"common", n} | set(abis.get(n, []))
                 dest = "arch/%s/include/generated/%s/%s" % (arch, place,
                                                              name)
@@ -99,6 +103,8 @@ class _Makefile:
     def __init__(self, tree, arch, rel):
         self.tree, self.arch, self.src = tree, arch, rel
         self.budget = MAX_REFERENCES
+        self.chars = MAX_CHARS
+        self.tables = {}
         self.var = {"SRCARCH": arch, "ARCH": arch, "src": rel,
                     "srctree": ".", "obj": rel, "CONFIG_SHELL": "sh"}
         self.lazy = {}          # NAME = VALUE: expanded when used
@@ -109,13 +115,16 @@ class _Makefile:
         for i, line in enumerate(lines):
             if line.startswith("\t") or not line.strip():
                 continue
-            m = re.match(r"^([^:=]+?)\s*:\s*([\w-]+)\s*(?::=|\+=|=)\s*(.*)$",
+            m = re.match(r"^([^:=]+?)\s*:\s*([\w-]+)\s*(:=|\+=|=)\s*(.*)$",
                          line)
             if m:       # TARGET: NAME := VALUE
                 for t in self.expand(m.group(1)).split():
                     t = os.path.normpath(t).replace(os.sep, "/")
-                    self.target_var.setdefault(t, {})[m.group(2)] = \
-                        m.group(3).strip()
+                    tv = self.target_var.setdefault(t, {})
+                    value = m.group(4).strip()
+                    if m.group(3) == "+=" and tv.get(m.group(2)):
+                        value = tv[m.group(2)] + " " + value
+                    tv[m.group(2)] = value
                 continue
             m = re.match(r"^\s*([\w$()-]+)\s*(:=|\+=|\?=|=)\s*(.*)$", line)
             if m:
@@ -126,9 +135,11 @@ class _Makefile:
             if m:
                 cmd = None
                 for nxt in lines[i + 1:i + 4]:
+                    if not nxt.startswith("\t"):
+                        break       # the rule's recipe, not the next one's
                     c = re.search(r"\$\(call\s+(if_changed|filechk|cmd)\s*,"
                                   r"\s*([\w-]+)\s*(?:,([^)]*))?\)", nxt)
-                    if nxt.startswith("\t") and c:
+                    if c:
                         cmd = (c.group(1), c.group(2), c.group(3) or "")
                         break
                 if cmd:
@@ -157,13 +168,11 @@ class _Makefile:
         if depth > 8 or "$" not in text:
             return text
         env = env or {}
-        if depth == 0:
-            self.budget = MAX_REFERENCES
 
         def one(m):
             self.budget -= 1
             if self.budget < 0:
-                return ""       # a variable made to explode
+                return ""       # a variable made to explode: see headers()
             if m.group(2):
                 return env.get(m.group(2), "")
             ref = m.group(1)
@@ -183,21 +192,49 @@ class _Makefile:
         while prev != text and depth <= 8:
             prev, text = text, _REF.sub(one, text)
             depth += 1
-            if len(text) > MAX_EXPANSION:
-                return ""       # a variable made to explode
+            self.chars -= len(text)
+            if self.chars < 0 or self.budget < 0:
+                self.budget = -1
+                return ""
         return text
 
+    @staticmethod
+    def _split_args(args):
+        """A function's arguments: split at commas outside $(...)."""
+        out, level, cur = [], 0, ""
+        for ch in args:
+            if ch == "," and level == 0:
+                out.append(cur)
+                cur = ""
+                continue
+            level += (ch == "(") - (ch == ")")
+            cur += ch
+        return out + [cur]
+
     def _function(self, fn, args, env, depth):
-        parts = [self.expand(a, env, depth + 1) for a in args.split(",")]
-        if fn == "addprefix" and len(parts) == 2:
-            return " ".join(parts[0].strip() + w for w in parts[1].split())
-        if fn == "addsuffix" and len(parts) == 2:
-            return " ".join(w + parts[0].strip() for w in parts[1].split())
+        parts = [self.expand(a, env, depth + 1)
+                 for a in self._split_args(args)]
+        if self.budget < 0:
+            return ""
+        if fn in ("addprefix", "addsuffix") and len(parts) == 2:
+            words = parts[1].split()
+            if len(parts[0]) * len(words) > self.chars:
+                self.budget = -1
+                return ""
+            if fn == "addprefix":
+                return " ".join(parts[0].strip() + w for w in words)
+            return " ".join(w + parts[0].strip() for w in words)
         if fn == "if":
             cond = parts[0].strip()
             return parts[1] if cond and len(parts) > 1 else \
                 (parts[2] if not cond and len(parts) > 2 else "")
         if fn == "subst" and len(parts) == 3:
+            if not parts[0]:
+                return parts[2]
+            grow = parts[2].count(parts[0]) * len(parts[1])
+            if grow > self.chars:
+                self.budget = -1
+                return ""
             return parts[2].replace(parts[0], parts[1])
         if fn == "filter-out" and len(parts) == 2:
             drop = set(parts[0].split())
@@ -205,16 +242,22 @@ class _Makefile:
         return ""
 
     def headers(self):
+        """The headers the lists name, each under the architecture's
+        generated directories; none when the Makefile exhausted its
+        budget (a value truncated would make a wrong header)."""
         out = {}
         wanted = []
+        place = "arch/%s/include/generated/" % self.arch
         for name in self.lists:
             for w in self.var.get(name, "").split():
                 path = os.path.normpath(w).replace(os.sep, "/")
-                if path.endswith(".h") and "generated" in path and \
+                if path.endswith(".h") and path.startswith(place) and \
                         _inside(path) and path not in wanted:
                     wanted.append(path)
-        for path in wanted:
+        for path in wanted[:MAX_HEADERS]:
             text = self._make(path)
+            if self.budget < 0:
+                return {}
             if text is not None:
                 out[path] = text
         return out
@@ -265,7 +308,10 @@ class _Makefile:
         script = os.path.normpath(self.expand("$(%s)" % script_var, env))
         words = [os.path.normpath(w) if "/" in w else w for w in (
             w.strip("'\"") for w in self.expand(raw, env).split())]
-        rows = syscalltbl.read_table(os.path.join(self.tree, table))
+        if table not in self.tables:
+            self.tables[table] = syscalltbl.read_table(
+                os.path.join(self.tree, table))
+        rows = self.tables[table]
         if not rows:
             return None
         args = self._args(words)
@@ -325,7 +371,7 @@ class _Makefile:
             macro = m.group(1) + pos[3] + m.group(3)
         nrs = [r[0] for r in rows if r[1] in abis]
         n = max(nrs) + 1 if nrs else 0
-        if "align" in text:
+        if re.search(r"\balign=1\b", text) and "256" in text:
             # arm: rounded up to a multiple of 4 past 256 entries
             align = 1
             while n // (256 * align) > 0:

@@ -948,29 +948,35 @@ class TreeKnowledgeTest(unittest.TestCase):
         self.assertNotIn("deriving", edited.stderr)
         self.assertEqual(edited.stdout, res.stdout)
         # the core it was derived from changes: derived again, and the
-        # tree's older derivations beyond two others are removed, as are
-        # older versions' untagged ones; another tree's stay
+        # tree's derivations beyond the two most recently used others go
+        # unless used within a day; another tree's, an untagged one and
+        # the one just used stay
         kdir = os.path.join(tmp, "cache", "knowledge")
         tag = hashlib.sha256(os.path.realpath(top).encode()).hexdigest()[:12]
         mine = [n for n in os.listdir(kdir) if n.endswith(".tsv")]
         self.assertEqual(len(mine), 1)
         self.assertTrue(mine[0].startswith(tag + "-"), mine)
-        planted = {"old": "0" * 32, "other": "b" * 12 + "-" + "1" * 32}
-        for age, k in enumerate("234"):
-            planted["t%d" % age] = tag + "-" + k * 32
-        for name, stem in planted.items():
+        day = 24 * 3600
+        planted = {"untagged": ("0" * 32, 9), "other": (
+            "b" * 12 + "-" + "1" * 32, 9)}
+        for k, age in (("2", 2), ("3", 3), ("5", 0.5), ("6", 0.6),
+                       ("7", 0.7)):
+            planted["t" + k] = (tag + "-" + k * 32, age)
+        for name, (stem, age) in planted.items():
             for ext in (".tsv", ".json"):
                 write(os.path.join(kdir, stem + ext), "x\n")
-                t = time.time() - 1000 * (int(name[1]) + 1) \
-                    if name.startswith("t") else time.time() - 5000
+                t = time.time() - age * day
                 os.utime(os.path.join(kdir, stem + ext), (t, t))
         with open(os.path.join(d, "widget-core.c"), "a") as f:
             f.write("/* edited */\n")
         core = run(cmd, cwd=top, env=env)
         left = sorted(os.listdir(kdir))
-        for name, gone in (("old", True), ("other", False), ("t0", False),
-                           ("t1", False), ("t2", True)):
-            self.assertEqual(planted[name] + ".tsv" not in left, gone,
+        # t5 and t6 are the two most recently used, t7 was used within a
+        # day: t2 and t3 go
+        for name, gone in (("untagged", False), ("other", False),
+                           ("t5", False), ("t6", False), ("t7", False),
+                           ("t2", True), ("t3", True)):
+            self.assertEqual(planted[name][0] + ".tsv" not in left, gone,
                              (name, left))
         self.assertIn(mine[0], left)
         self.assertIn("deriving the knowledge of Linux 6.98.192 from the "

@@ -181,15 +181,17 @@ MAX_MANIFEST = 64 << 20
 
 
 # derivations of one tree kept at once (another checker build or other
-# headers each have their own): older ones are removed
+# headers each have their own): the least recently used go, unless used
+# within the grace period (a scan may be running with it)
 KEEP_PER_TREE = 3
-_ENTRY = re.compile(r"(?:([0-9a-f]{12})-)?[0-9a-f]{32}\.(?:tsv|json)")
+GRACE = 24 * 3600
+_ENTRY = re.compile(r"([0-9a-f]{12})-[0-9a-f]{32}\.(?:tsv|json)")
 
 
 def _prune(d, tag, mine):
     """Removes the knowledge entries of the tree tagged tag beyond the
-    newest KEEP_PER_TREE - 1 others, and entries of the untagged form
-    of older versions; mine stays."""
+    KEEP_PER_TREE - 1 most recently used others, when not used within
+    GRACE; mine, other trees' and files not named as ours stay."""
     try:
         names = os.listdir(d)
     except OSError:
@@ -198,21 +200,17 @@ def _prune(d, tag, mine):
     for n in names:
         m = _ENTRY.fullmatch(n)
         stem = n.rsplit(".", 1)[0]
-        if not m or stem == mine.rsplit(".", 1)[0] or \
-                m.group(1) not in (tag, None):
+        if not m or m.group(1) != tag or stem == mine.rsplit(".", 1)[0]:
             continue
         try:
             st = os.lstat(os.path.join(d, n))
         except OSError:
             continue
-        old = m.group(1) is None
-        entries.setdefault(stem, [old, 0])[1] = max(
-            entries.get(stem, [old, 0])[1], st.st_mtime)
-    ranked = sorted(entries.items(), key=lambda e: -e[1][1])
-    keep = [stem for stem, (old, _) in ranked if not old][
-        :KEEP_PER_TREE - 1]
-    for stem in entries:
-        if stem in keep:
+        entries[stem] = max(entries.get(stem, 0), st.st_mtime)
+    now = time.time()
+    for stem in sorted(entries, key=lambda e: -entries[e])[
+            KEEP_PER_TREE - 1:]:
+        if now - entries[stem] < GRACE:
             continue
         for ext in (".tsv", ".json"):
             try:
@@ -299,6 +297,10 @@ class Knowledge:
             why = manifest and stale(root, manifest) if manifest else \
                 "no record of what it was derived from"
             if not why:
+                try:
+                    os.utime(out)   # used: pruned last (_prune)
+                except OSError:
+                    pass
                 return self._derived(out, full, version, path, check)
         if not out:
             self.tmp = tempfile.mkdtemp(prefix="modlife-kb-")
@@ -333,7 +335,6 @@ class Knowledge:
             os.unlink(out)
             out = moved
         elif not self.tmp:
-            _prune(os.path.dirname(out), tag, os.path.basename(out))
             self._keep(out[:-len(".tsv")] + ".json", {
                 "stat": stats, "names": sorted(record["names"]),
                 "members": sorted(record["members"]),
@@ -341,7 +342,11 @@ class Knowledge:
                                 for f in record["files"]),
                 "member_files": sorted(os.path.relpath(f, root)
                                        for f in record["member_files"])})
-        return self._derived(out, full, version, path, check)
+        chosen = self._derived(out, full, version, path, check)
+        if chosen == out and not self.tmp:
+            # only a derivation that is used replaces older ones
+            _prune(os.path.dirname(out), tag, os.path.basename(out))
+        return chosen
 
     def _derived(self, out, full, version, path, check):
         """The derived file out, or the shipped path when it is empty or

@@ -64,8 +64,11 @@ void *blob_alloc(unsigned long size)
 	if (next_blob == region_end) {
 		next_blob = map_region();
 		if (!next_blob) {
+			/* the cap's last stretch: one blob at a time */
 			region_end = NULL;
-			return NULL;
+			p = mmap(NULL, CHUNK, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			return p == MAP_FAILED ? NULL : p;
 		}
 		region_end = next_blob + REGION;
 	}

@@ -12,17 +12,22 @@ import re
 from . import fswalk
 
 
+def _text(path):
+    """A tree's table or source file read as data, or None."""
+    try:
+        with fswalk.open_regular(path) as f:
+            return f.read(fswalk.MAX_SOURCE).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
 def _table(tree, arch, name="mach-types"):
     """The lines of arch/ARCH/tools/NAME, or None."""
     path = os.path.join(tree, "arch", arch, "tools", name)
     if not os.path.isfile(path):
         return None
-    try:
-        with fswalk.open_regular(path) as f:
-            return f.read(fswalk.MAX_SOURCE).decode(
-                "utf-8", "replace").splitlines()
-    except OSError:
-        return None
+    text = _text(path)
+    return None if text is None else text.splitlines()
 
 
 def mach_types(tree):
@@ -224,11 +229,9 @@ def s390_facilities(tree, config):
     per list of facility_defs[] its bits as 64-bit words, the bits under
     an #ifdef CONFIG_ that config sets. The program is a host tool of
     the tree: its table is read here, the program is never built."""
-    path = os.path.join(tree, "arch", "s390", "tools", "gen_facilities.c")
-    try:
-        with fswalk.open_regular(path) as f:
-            text = f.read(fswalk.MAX_SOURCE).decode("utf-8", "replace")
-    except OSError:
+    text = _text(os.path.join(tree, "arch", "s390", "tools",
+                              "gen_facilities.c"))
+    if text is None:
         return None
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
@@ -276,12 +279,10 @@ def reg_safe(path):
     """radeon's mkregtable output for a reg_srcs/ table (the host
     program is not built): NAME_reg_safe_bm[], one bit per register
     dword up to the highest offset, set unless the table lists it."""
-    try:
-        with fswalk.open_regular(path) as f:
-            lines = f.read(fswalk.MAX_SOURCE).decode(
-                "utf-8", "replace").splitlines()
-    except OSError:
+    text = _text(path)
+    if text is None:
         return None
+    lines = text.splitlines()
     head = lines[0].split() if lines else []
     if len(head) < 2 or not re.fullmatch(r"[A-Za-z_]\w{0,8}", head[0]):
         return None

@@ -84,13 +84,17 @@ def _asm_headers(tree, arch):
                 if kind == "syscall_table_":
                     out[dest] = syscalltbl.syscalls(rows, want)
                     continue
-                guard = "_UAPI_ASM_" + re.sub(
-                    "__", "_", re.sub(r"[^A-Z0-9_]", "_", name.upper()))
                 out[dest] = syscalltbl.unistd(
-                    rows, want, guard,
+                    rows, want, _guard(name),
                     "compat%s_" % n if kind == "unistd_compat_" else "",
                     "", emit_nr)
     return out
+
+
+def _guard(name):
+    """scripts/syscallhdr.sh's include guard for a header's file name."""
+    return "_UAPI_ASM_" + re.sub("__", "_", re.sub(r"[^A-Z0-9_]", "_",
+                                                   name.upper()))
 
 
 def _inside(rel):
@@ -326,9 +330,8 @@ class _Makefile:
             return None     # s390's SYSCALL() table: no module needs it
         if not unistd:
             return syscalltbl.syscalls(rows, abis)
-        guard = "_UAPI_ASM_" + re.sub("__", "_", re.sub(
-            r"[^A-Z0-9_]", "_", os.path.basename(path).upper()))
-        return syscalltbl.unistd(rows, abis, guard, args.get("prefix", ""),
+        return syscalltbl.unistd(rows, abis, _guard(os.path.basename(path)),
+                                 args.get("prefix", ""),
                                  args.get("offset", ""),
                                  "--emit-nr" in words)
 

@@ -683,6 +683,24 @@ class GeneratedHeadersTest(unittest.TestCase):
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["a.c:76"])
 
+    def test_a_compilers_header_has_a_stand_in(self):
+        """<larchintrin.h> comes with LoongArch's compiler, not the tree:
+        the shipped stand-in declares its built-ins for the parse; a
+        compiler header without one stays an error."""
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            src = os.path.join(d, "a.c")
+            prepend(src, "#include <larchintrin.h>\n"
+                    "unsigned int cfg(void) { return __cpucfg(2) + "
+                    "__csrrd_w(0x20); }\n")
+            rc, result, err = scan([src])
+            self.assertEqual(result["errors"], [], err)
+            self.assertEqual(names(result), ["a.c:75"])
+            write(src, "#include <arm_sve.h>\nint x;\n")
+            rc, result, err = scan([src])
+            self.assertEqual([e["message"] for e in result["errors"]],
+                             ["1:11: error: unable to open 'arm_sve.h'"])
+
 
 class ArchFlagsTest(unittest.TestCase):
     """A file of another architecture's driver is parsed as for that
@@ -823,6 +841,54 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                              ["arm", "arm64"])
             self.assertEqual(mm.architectures(place, ["x86"], src),
                              ["arm64", "arm"])
+
+    def test_an_architectures_own_types_and_selects(self):
+        """KVM is bool in arch/arm64's Kconfig, tristate in x86's: arm64's
+        kvm/ is never a module. A file under arch/riscv/ parses with
+        riscv's own symbols it depends on, what riscv's KVM selects (not
+        x86's), and what that selects in turn when unconditionally."""
+        with TempDir() as tmp:
+            root, _ = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "arch", "x86", "Kconfig"),
+                  "config KVM\n\ttristate \"kvm\"\n"
+                  "\tselect KVM_X86_ONLY\n")
+            write(os.path.join(root, "arch", "arm64", "Kconfig"),
+                  "config KVM\n\tbool \"kvm\"\n")
+            write(os.path.join(root, "arch", "riscv", "Kconfig"),
+                  "config KVM\n\ttristate \"kvm\"\n"
+                  "\tdepends on RISCV_SBI\n"
+                  "\tselect KVM_MMU_NOTIFIER\n"
+                  "config RISCV_SBI\n\tbool \"sbi\"\n")
+            write(os.path.join(root, "virt", "Kconfig"),
+                  "config KVM_MMU_NOTIFIER\n\tbool\n"
+                  "\tselect MMU_NOTIFIER\n\tselect KVM_IF if KVM_X86_ONLY\n"
+                  "config MMU_NOTIFIER\n\tbool\n"
+                  "config KVM_IF\n\tbool\n"
+                  "config KVM_X86_ONLY\n\tbool\n")
+            for a in ("arm64", "riscv", "x86"):
+                d = os.path.join(root, "arch", a, "kvm")
+                write(os.path.join(d, "Makefile"),
+                      "obj-$(CONFIG_KVM) += kvm.o\n")
+                write(os.path.join(d, "kvm.c"), "int k;\n")
+            mm = self.module_map(root)
+            got = {}
+            for a in ("arm64", "riscv", "x86"):
+                p = mm.resolve(os.path.join(root, "arch", a, "kvm", "kvm.c"))
+                got[a] = (p.module, p.reason)
+            self.assertEqual(got, {"arm64": (False, "bool-only"),
+                                   "riscv": (True, None),
+                                   "x86": (True, None)})
+            src = os.path.join(root, "arch", "riscv", "kvm", "kvm.c")
+            place = mm.resolve(src)
+            self.assertEqual(mm.dependencies(place, src, ["x86"]), [
+                ("CONFIG_KVM_MMU_NOTIFIER", "y"),
+                ("CONFIG_MMU_NOTIFIER", "y"), ("CONFIG_RISCV_SBI", "y")])
+            # the architecture is not known: every definition's selects,
+            # no architecture's own symbols, and what KDIR's .config sets
+            # (MMU_NOTIFIER=y) is left to it
+            self.assertEqual(mm.dependencies(place), [
+                ("CONFIG_KVM_MMU_NOTIFIER", "y"),
+                ("CONFIG_KVM_X86_ONLY", "y")])
 
 
 if __name__ == "__main__":

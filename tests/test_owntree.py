@@ -572,6 +572,73 @@ static struct facility_def facility_defs[] = {
         self.assertIn("#define FACILITIES_ALS _AC(0xc000000000020000,UL)\n",
                       out["arch/s390/include/generated/asm/facility-defs.h"])
 
+    def test_s390_opcode_table_from_opcodes_txt(self):
+        """dis-defs.h as gen_opcode_table makes it from opcodes.txt: the
+        format types read from the program's table, long names (six
+        characters or more) by offset, two-byte opcodes grouped by their
+        first byte before the one-byte ones; a format the table lacks
+        makes no header, as the program exits."""
+        tools = os.path.join(self.tree, "arch", "s390", "tools")
+        write(os.path.join(tools, "gen_opcode_table.c"), """\
+static struct insn_type insn_type_table[] = {
+	{
+		.byte = 0,
+		.mask = 0xff,
+		.format = (char *[]) {
+			"RR",
+			NULL,
+		},
+	},
+	{
+		.byte = 1,
+		.mask = 0x0f,
+		.format = (char *[]) {
+			"RI",
+			NULL,
+		},
+	},
+};
+""")
+        write(os.path.join(tools, "opcodes.txt"),
+              "a70 tmlh RI_a\n05 balr RR\na71 tmllong RI_a\n"
+              "07 bcr RR_b\nb2 xx RI_a\n")
+        text = gentree.files(self.tree, "s390", [])[
+            "arch/s390/include/generated/asm/dis-defs.h"]
+        self.assertEqual(text.split("\n"), [
+            "#ifndef __S390_GENERATED_DIS_DEFS_H__",
+            "#define __S390_GENERATED_DIS_DEFS_H__", "",
+            "enum {", "\tINSTR_RI_a,", "\tINSTR_RR,", "\tINSTR_RR_b,",
+            "}; /* 3 */", "",
+            "enum {", "\tLONG_INSN_TMLLONG,", "}; /* 1 */", "",
+            "#define LONG_INSN_INITIALIZER { \\",
+            '\t[LONG_INSN_TMLLONG] = "tmllong", \\', "}", "",
+            "#define OPCODE_TABLE_INITIALIZER { \\",
+            "\t/* a7 */ \\",
+            '\t[   0] = { .opfrag = 0x0, .format = INSTR_RI_a, '
+            '.name = "tmlh" }, \\',
+            "\t[   1] = { .opfrag = 0x1, .format = INSTR_RI_a, "
+            ".offset = LONG_INSN_TMLLONG }, \\",
+            "\t/* b2 */ \\",
+            '\t[   2] = { .opfrag = 0x, .format = INSTR_RI_a, '
+            '.name = "xx" }, \\',
+            "\t/* 1-byte opcode instructions */ \\",
+            '\t[   3] = { .opfrag = 0x05, .format = INSTR_RR, '
+            '.name = "balr" }, \\',
+            '\t[   4] = { .opfrag = 0x07, .format = INSTR_RR_b, '
+            '.name = "bcr" }, \\',
+            "}", "",
+            "#define OPCODE_OFFSET_INITIALIZER { \\",
+            "\t{ .opcode = 0xa7, .mask = 0x0f, .byte = 1, .offset = 0, "
+            ".count = 2 }, \\",
+            "\t{ .opcode = 0xb2, .mask = 0x0f, .byte = 1, .offset = 2, "
+            ".count = 1 }, \\",
+            "\t{ .opcode = 0x05, .mask = 0xff, .byte = 0, .offset = 3, "
+            ".count = 2 }, \\",
+            "}", "", "#endif", ""])
+        write(os.path.join(tools, "opcodes.txt"), "05 balr RR\n07 x SS\n")
+        self.assertNotIn("arch/s390/include/generated/asm/dis-defs.h",
+                         gentree.files(self.tree, "s390", []))
+
     def test_radeon_register_tables_from_reg_srcs(self):
         """A driver's header a host program makes from a table beside
         it (radeon's mkregtable): read from the table."""

@@ -400,7 +400,7 @@ class Scanner:
                     if not mine.module:
                         mine = place
                     options[m] = (mmap.module_options(m, mine) +
-                                  mmap.dependencies(mine),
+                                  mmap.dependencies(mine, m, native),
                         mmap.architectures(mine, native, m))
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}

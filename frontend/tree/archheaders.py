@@ -12,7 +12,7 @@ import os
 import re
 import threading
 
-from . import fswalk, genheaders
+from . import ccheaders, fswalk, genheaders
 
 MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
 MAX_TRIES = 3
@@ -143,8 +143,9 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
 
 
 def _missing_headers(ah, run, flags, have, path, generated, facts, err):
-    """Retries while the error names a header that genheaders makes or
-    arch/ has; returns the last try and the flags it added."""
+    """Retries while the error names a header that genheaders makes, a
+    compiler's header that has a stand-in (ccheaders) or one arch/ has;
+    returns the last try and the flags it added."""
     added = []
     for _ in range(MAX_TRIES + 1):
         m = MISSING.search(err or "")
@@ -152,6 +153,8 @@ def _missing_headers(ah, run, flags, have, path, generated, facts, err):
             break
         text = genheaders.make(ah.tree if ah else None, path, m.group(1)) \
             if generated else None
+        if text is None and generated:
+            text = ccheaders.stand_in(m.group(1))
         if text is not None:
             more = ["-idirafter", generated(m.group(1), text)]
         else:

@@ -307,3 +307,89 @@ def reg_safe(path):
         out.append("\t" + " ".join("0x%08X," % w for w in words[i:i + 4]))
     out.append("};")
     return "\n".join(out) + "\n"
+
+
+# s390 has about 1300 instructions; names and formats are short words
+MAX_OPCODES = 1 << 14
+S390_WORD = re.compile(r"[A-Za-z0-9_.]{1,19}")
+
+
+def s390_dis_defs(tree):
+    """arch/s390/tools/gen_opcode_table.c's output (asm/dis-defs.h) for
+    the tree's opcodes.txt: the INSTR_ format enum, the LONG_INSN_ names
+    of six characters or more, the opcode table grouped by the first
+    byte and the groups' offsets. The format types (which byte holds the
+    rest of the opcode, its mask) are the program's insn_type_table[],
+    read from its source; the program is never built."""
+    base = os.path.join(tree, "arch", "s390", "tools")
+    src = _text(os.path.join(base, "gen_opcode_table.c"))
+    table = _text(os.path.join(base, "opcodes.txt"))
+    if src is None or table is None:
+        return None
+    types = []      # [(byte, mask, {formats})]
+    for m in re.finditer(r"\.byte\s*=\s*(\d{1,2})\s*,\s*\.mask\s*=\s*"
+                         r"0x([0-9a-fA-F]{1,2})\s*,\s*\.format\s*=\s*"
+                         r"\(char\s*\*\[\]\)\s*\{([^}]*)\}", src):
+        types.append((int(m.group(1)), int(m.group(2), 16),
+                      set(re.findall(r'"(\w+)"', m.group(3)))))
+    insns = []      # [(opcode, name, format, type)]
+    words = table.split()
+    if len(words) % 3 or len(words) > 3 * MAX_OPCODES or not types:
+        return None
+    for i in range(0, len(words), 3):
+        opcode, name, fmt = words[i:i + 3]
+        if not (re.fullmatch(r"[0-9a-fA-F]{2,4}", opcode) and
+                S390_WORD.fullmatch(name) and S390_WORD.fullmatch(fmt)):
+            return None
+        kind = next((t for t in types if fmt.split("_")[0] in t[2]), None)
+        if kind is None:
+            return None     # the program exits without a header
+        insns.append((opcode, name, fmt, kind))
+    out = ["#ifndef __S390_GENERATED_DIS_DEFS_H__",
+           "#define __S390_GENERATED_DIS_DEFS_H__", "", "enum {"]
+    formats = sorted(set(i[2] for i in insns))
+    out += ["\tINSTR_%s," % f for f in formats]
+    out += ["}; /* %d */" % len(formats), "", "enum {"]
+    longs = sorted((i for i in insns if len(i[1]) >= 6),
+                   key=lambda i: i[1])
+    out += ["\tLONG_INSN_%s," % i[1].upper() for i in longs]
+    out += ["}; /* %d */" % len(longs), "",
+            "#define LONG_INSN_INITIALIZER { \\"]
+    out += ['\t[LONG_INSN_%s] = "%s", \\' % (i[1].upper(), i[1])
+            for i in longs]
+    out += ["}", "", "#define OPCODE_TABLE_INITIALIZER { \\"]
+    groups = []     # [opcode byte, type, offset, count]
+
+    def entry(insn, nr):
+        opcode, name, fmt, kind = insn
+        if groups and (groups[-1][0] == opcode[:2] or groups[-1][1][0] == 0):
+            groups[-1][3] += 1
+        else:
+            groups.append([opcode[:2], kind, nr, 1])
+        frag = opcode[2:] if kind[0] else opcode
+        what = '.name = "%s" ' % name if len(name) < 6 else \
+            ".offset = LONG_INSN_%s " % name.upper()
+        return "\t[%4d] = { .opfrag = 0x%s, .format = INSTR_%s, %s}, \\" % (
+            nr, frag, fmt, what)
+    by_opcode = sorted(insns, key=lambda i: i[0])
+    nr, first = 0, ""
+    for insn in by_opcode:
+        if insn[3][0] == 0:
+            continue
+        if first != insn[0][:2]:
+            first = insn[0][:2]
+            out.append("\t/* %s */ \\" % first)
+        out.append(entry(insn, nr))
+        nr += 1
+    out.append("\t/* 1-byte opcode instructions */ \\")
+    for insn in by_opcode:
+        if insn[3][0] != 0:
+            continue
+        out.append(entry(insn, nr))
+        nr += 1
+    out += ["}", "", "#define OPCODE_OFFSET_INITIALIZER { \\"]
+    out += ["\t{ .opcode = 0x%s, .mask = 0x%02x, .byte = %d, .offset = %d, "
+            ".count = %d }, \\" % (g[0], g[1][1], g[1][0], g[2], g[3])
+            for g in groups]
+    out += ["}", "", "#endif"]
+    return "\n".join(out) + "\n"

@@ -219,6 +219,9 @@ def files(tree, arch, config):
         text = genheaders.s390_facilities(tree, config)
         if text:
             out["arch/s390/include/generated/asm/facility-defs.h"] = text
+        text = genheaders.s390_dis_defs(tree)
+        if text:
+            out["arch/s390/include/generated/asm/dis-defs.h"] = text
     if arch == "sh":
         text = genheaders.sh_machtypes(tree)
         if text:

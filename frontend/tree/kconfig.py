@@ -53,6 +53,8 @@ class Kconfig:
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
         self.depends = {}       # "CONFIG_X" -> {"CONFIG_OF", ...}
         self.selects = {}       # "CONFIG_X" -> {"CONFIG_REGMAP_I2C", ...}
+        # "CONFIG_X" -> [(selected, conditional, Kconfig file)]
+        self.select_lines = {}
         self.valued = set()     # int, hex and string options
         self._numeric = set()   # int and hex ones
         self.defaults = {}      # "CONFIG_X" -> "48000" (a literal default)
@@ -66,6 +68,7 @@ class Kconfig:
         self.default_exprs = {}
         self.selected_if = {}
         self.types = {}         # "CONFIG_X" -> bool, tristate, int, ...
+        self.typed_in = {}      # "CONFIG_X" -> {Kconfig file: its type}
         self.inherited = {}     # [(the enclosing blocks' symbols, file)]
         self.sources = {}       # Kconfig file -> [(kind, path, line)]
         self._members_by, self._members_for = {}, 0
@@ -185,6 +188,9 @@ class Kconfig:
                     blocks[-1][1].update(deps)
             elif sym and head == "select" and len(w) > 1:
                 self.selects.setdefault(sym, set()).add("CONFIG_" + w[1])
+                self.select_lines.setdefault(sym, []).append(
+                    ("CONFIG_" + w[1], w[2:3] == ["if"],
+                     os.path.normpath(path)))
                 self.selected_if.setdefault("CONFIG_" + w[1], []).append(
                     (sym, " ".join(w[3:]) if w[2:3] == ["if"] else "", path))
             elif sym and head in ("int", "hex", "string"):
@@ -221,6 +227,8 @@ class Kconfig:
             if sym and head in ("bool", "tristate", "int", "hex", "string",
                                 "def_bool", "def_tristate"):
                 self.types.setdefault(sym, head.replace("def_", ""))
+                self.typed_in.setdefault(sym, {}).setdefault(
+                    os.path.normpath(path), head.replace("def_", ""))
 
     def add_local(self, directory):
         """Reads the Kconfig files of an out-of-tree directory, once."""
@@ -306,6 +314,29 @@ class Kconfig:
         if self.same_kernel:
             return False
         return sym in self.tristate
+
+    def bool_for(self, sym, arch):
+        """True when, for a build of arch, sym can only be bool: every
+        type its Kconfig files that arch reads (arch/ARCH's and those
+        outside arch/) give it is bool. arm64's and powerpc's KVM are
+        bool where x86's is tristate, so arch/arm64/kvm is never a
+        module."""
+        top = os.path.join(self.tree or "", "arch") + os.sep
+        mine = [t for f, t in self.typed_in.get(sym, {}).items()
+                if not f.startswith(top) or
+                f[len(top):].split(os.sep, 1)[0] == arch]
+        return bool(self.tree and mine) and "tristate" not in mine
+
+    def selects_for(self, sym, arch=None, forced=False):
+        """What sym selects (only unconditionally, when forced) in the
+        Kconfig files a build of arch reads (every file without arch):
+        x86's KVM selects KVM_GENERIC_DIRTYLOG_READ_PROTECT, s390's
+        does not."""
+        top = os.path.join(self.tree or "", "arch") + os.sep
+        return {t for t, cond, f in self.select_lines.get(sym, ())
+                if not (forced and cond) and
+                (not arch or not f.startswith(top) or
+                 f[len(top):].split(os.sep, 1)[0] == arch)}
 
     def settable(self, sym):
         """Some configuration can turn sym on: a prompt, a default, or

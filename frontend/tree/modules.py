@@ -327,6 +327,15 @@ class DirInfo:
         return os.path.normpath(os.path.join(self.dir, obj))
 
 
+def _arch_of(tree, path):
+    """ARCH when path lies under tree/arch/ARCH/, else None."""
+    if not tree:
+        return None
+    rel = os.path.relpath(path, os.path.join(tree, "arch"))
+    parts = rel.split(os.sep)
+    return parts[0] if len(parts) > 1 and parts[0] != ".." else None
+
+
 def tree_root(path):
     """The kernel source tree a path lies in, or None (out of tree)."""
     d = os.path.dirname(os.path.abspath(path))
@@ -523,7 +532,8 @@ class ModuleMap:
             members = self._members(a, info, comp)
         options = sorted(k for k in kinds | part_opts
                          if k.startswith("CONFIG_"))
-        reason = self._reason(kinds, part_opts, in_tree)
+        reason = self._reason(kinds, part_opts, in_tree, _arch_of(
+            self.kconfig.tree, path))
         return Placement(reason is None, modname.replace("-", "_"),
                          os.path.join(a, modname), members, reason, options,
                          sorted(part_opts))
@@ -539,8 +549,9 @@ class ModuleMap:
                                  if os.path.isfile(m)]
         return list(self.members[key])
 
-    def _reason(self, kinds, part_opts, in_tree):
-        """None when the object is (part of) a module, else why not."""
+    def _reason(self, kinds, part_opts, in_tree, arch=None):
+        """None when the object is (part of) a module, else why not; a
+        file under arch/ARCH/ is built for ARCH only, with its types."""
         if self.mode == "kdir":
             if "m" in kinds or any(k.startswith("CONFIG_") and
                                    self.kconfig.modular(k) for k in kinds):
@@ -555,6 +566,7 @@ class ModuleMap:
         if not kinds:
             return "not-built"
         verdicts = [True if k == "m" else
+                    False if arch and self.kconfig.bool_for(k, arch) else
                     self._modular(k, in_tree) if k.startswith("CONFIG_")
                     else False for k in kinds]
         if True not in verdicts:
@@ -658,30 +670,46 @@ class ModuleMap:
                 out = [own] + [a for a in out if a != own]
         return out
 
-    def dependencies(self, placement):
+    def dependencies(self, placement, path=None, native=()):
         """What the options selecting the object depend on (directly, and
-        what those depend on) or select, and KDIR's .config leaves off, as
+        what those depend on) or select (and what that selects in turn,
+        as kconfig forces it), and KDIR's .config leaves off, as
         ("CONFIG_OF", "y") or ("CONFIG_I2C", "m"): a parse under KDIR's
         autoconf.h would miss what they declare (struct members under
         CONFIG_OF, icc_sync_state() under CONFIG_INTERCONNECT). Symbols
-        that only an architecture's Kconfig defines are left alone: KDIR's
-        headers are one architecture's."""
+        that only an architecture's Kconfig defines are left alone (KDIR's
+        headers are one architecture's) except for a file under that
+        architecture's own arch/ directory, which builds for it alone
+        (riscv's crypto glue needs RISCV_ISA_V); such a file parses under
+        its architecture's configuration, not KDIR's, so nothing is left
+        out for being set in KDIR's."""
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
+        arch = _arch_of(kc.tree, path) if path else None
         want = set()
         for o in placement.options:
-            direct = kc.depends.get(o, set()) | kc.selects.get(o, set())
+            direct = kc.depends.get(o, set()) | kc.selects_for(o, arch)
             want |= direct
             for d in direct:
                 want |= kc.depends.get(d, set())
+        # an unconditional select is forced whatever else is set
+        todo = [s for o in placement.options for s in kc.selects_for(o, arch)]
+        while todo:
+            for t in kc.selects_for(todo.pop(), arch, forced=True) - want:
+                want.add(t)
+                todo.append(t)
         out = {}
         # BROKEN is never on ("depends on !SPARC32 || BROKEN")
         for dep in want - set(placement.options) - {"CONFIG_BROKEN"}:
-            if dep not in kc.defined_in or kc.arch_only(dep):
+            if dep not in kc.defined_in:
                 continue
-            have = kc.config.get(dep)
-            if dep in kc.tristate:
+            if kc.arch_only(dep) and (not arch or
+                                      kc.arches(dep) != {arch}):
+                continue
+            have = kc.config.get(dep) if not arch or arch in native \
+                else None
+            if dep in kc.tristate and not (arch and kc.bool_for(dep, arch)):
                 if have not in ("y", "m"):
                     out[dep] = "m"
             elif have != "y":

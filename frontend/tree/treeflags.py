@@ -32,6 +32,15 @@ MACHINE = {
     "xtensa": ["--arch=xtensa", "-mlittle-endian"],
     "openrisc": ["--arch=openrisc", "-mbig-endian"],
     "nios2": ["--arch=nios2", "-mlittle-endian"],
+    # sparse 0.6.4 has no LoongArch target: riscv64's LP64 little-endian
+    # layout without its macros, and what LoongArch's compiler predefines
+    # (the tree's CHECKFLAGS copy them from it)
+    "loongarch": ["--arch=riscv64", "-mlittle-endian", "-U__riscv",
+                  "-U__riscv_xlen", "-D__loongarch__=1",
+                  "-D__loongarch64=1", "-D__loongarch_grlen=64",
+                  "-D__loongarch_lp64=1", "-D_LOONGARCH_SZLONG=64",
+                  "-D_LOONGARCH_SZPTR=64", "-D_LOONGARCH_SZINT=32",
+                  "-D_ABILP64=3", "-D_LOONGARCH_SIM=_ABILP64"],
 }
 # kbuild's c_flags on x86_64 that sparse reads, after LINUXINCLUDE
 C_FLAGS = [

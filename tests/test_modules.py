@@ -883,6 +883,13 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             self.assertEqual(mm.dependencies(place, src, ["x86"]), [
                 ("CONFIG_KVM_MMU_NOTIFIER", "y"),
                 ("CONFIG_MMU_NOTIFIER", "y"), ("CONFIG_RISCV_SBI", "y")])
+            # the second try, without riscv's own symbols
+            self.assertEqual(mm.dependencies(place, src, ["x86"], False), [
+                ("CONFIG_KVM_MMU_NOTIFIER", "y"),
+                ("CONFIG_MMU_NOTIFIER", "y")])
+            # the native architecture's own symbols stay KDIR's
+            self.assertEqual(mm.dependencies(place, src, ["riscv"]), [
+                ("CONFIG_KVM_MMU_NOTIFIER", "y")])
             # the architecture is not known: every definition's selects,
             # no architecture's own symbols, and what KDIR's .config sets
             # (MMU_NOTIFIER=y) is left to it

@@ -399,9 +399,12 @@ class Scanner:
                     mine = place if m == f else mmap.resolve(m)
                     if not mine.module:
                         mine = place
-                    options[m] = (mmap.module_options(m, mine) +
-                                  mmap.dependencies(mine, m, native),
-                        mmap.architectures(mine, native, m))
+                    own = mmap.module_options(m, mine)
+                    deps = mmap.dependencies(mine, m, native)
+                    alone = mmap.dependencies(mine, m, native, False)
+                    options[m] = (own + deps,
+                                  mmap.architectures(mine, native, m),
+                                  own + alone if alone != deps else None)
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
         return info, modules, skipped, options
@@ -484,9 +487,10 @@ class Scanner:
                                         arch)
             return setup and setup[0] + fl[len(flags):]
 
-        def work(f, fl, ck, kf, archs):
+        def work(f, fl, ck, kf, archs, alt=None):
             """In a worker: the cached facts, or a sparse run (again with
-            another architecture's headers when the file needs them)."""
+            another architecture's headers when the file needs them, or
+            with the flags alt when it fails and they are given)."""
             sub = self.substitute.get(f)
             refused = _too_large(sub or f)
             if refused:
@@ -518,6 +522,12 @@ class Scanner:
             facts, err = archheaders.parse_with_fallback(
                 run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
                 for_arch)
+            if err and alt:
+                again = archheaders.parse_with_fallback(
+                    run, self.mmap.tree_of(f), alt, f, archs,
+                    overlay.generated, for_arch)
+                if not again[1]:
+                    facts, err = again
             # only what a finished run said about the bytes it read
             if not transient and sub is None and \
                     self.cache.key(f, kf) == ck:
@@ -548,14 +558,19 @@ class Scanner:
                     fl = kflags.file_flags(flags, f, True, modname) + own + \
                         overlay.flags(options[f][0]) + _local_dirs(own)
                     archs = options[f][1]
+                    # tried when fl fails: without the architecture's own
+                    # symbols
+                    alt = options[f][2] is not None and (
+                        kflags.file_flags(flags, f, True, modname) + own +
+                        overlay.flags(options[f][2]) + _local_dirs(own))
                     # the architectures tried after a failure decide too
-                    kf = fl + ["--arch=%s%s" % (
+                    kf = fl + (alt or []) + ["--arch=%s%s" % (
                         a, "=" + arch_kdirs[a] if a in arch_kdirs and
                         kdir else "") for a in archs] + (
                         tree_key or (archs and own_tree and
                                      [self.own.digest(root)]) or [])
                     ck = self.cache.key(f, kf)
-                    futs[pool.submit(work, f, fl, ck, kf, archs)] = (
+                    futs[pool.submit(work, f, fl, ck, kf, archs, alt)] = (
                         "sparse", f, ck)
                     if self.cocci == "all" and f in requested and \
                             not _too_large(f):

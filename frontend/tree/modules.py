@@ -670,7 +670,7 @@ class ModuleMap:
                 out = [own] + [a for a in out if a != own]
         return out
 
-    def dependencies(self, placement, path=None, native=()):
+    def dependencies(self, placement, path=None, native=(), own_arch=True):
         """What the options selecting the object depend on (directly, and
         what those depend on) or select (and what that selects in turn,
         as kconfig forces it), and KDIR's .config leaves off, as
@@ -682,7 +682,11 @@ class ModuleMap:
         architecture's own arch/ directory, which builds for it alone
         (riscv's crypto glue needs RISCV_ISA_V); such a file parses under
         its architecture's configuration, not KDIR's, so nothing is left
-        out for being set in KDIR's."""
+        out for being set in KDIR's. Without own_arch, that
+        architecture's own symbols are left out too: a 32-bit platform's
+        would clash with the architecture's 64-bit base configuration
+        (powerpc's PPC_BOOK3S_32 beside PPC_BOOK3S_64), so the scan tries
+        that parse when the first fails."""
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
@@ -693,8 +697,10 @@ class ModuleMap:
             want |= direct
             for d in direct:
                 want |= kc.depends.get(d, set())
-        # an unconditional select is forced whatever else is set
-        todo = [s for o in placement.options for s in kc.selects_for(o, arch)]
+        # what is on brings what it selects unconditionally, as kconfig
+        # forces it (KVM_BOOK3S_64, which KVM_BOOK3S_64_HV depends on,
+        # selects KVM_BOOK3S_64_HANDLER)
+        todo = list(want)
         while todo:
             for t in kc.selects_for(todo.pop(), arch, forced=True) - want:
                 want.add(t)
@@ -704,7 +710,11 @@ class ModuleMap:
         for dep in want - set(placement.options) - {"CONFIG_BROKEN"}:
             if dep not in kc.defined_in:
                 continue
-            if kc.arch_only(dep) and (not arch or
+            # the native architecture parses under KDIR's configuration
+            # or its base one, which its own symbols would contradict
+            # (X86_32 on x86_64)
+            if kc.arch_only(dep) and (not arch or not own_arch or
+                                      arch in native or
                                       kc.arches(dep) != {arch}):
                 continue
             have = kc.config.get(dep) if not arch or arch in native \

@@ -818,7 +818,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
 
     def test_a_file_under_arch_is_that_architectures(self):
         """arm64's crypto drivers depend on KERNEL_MODE_NEON, which arm
-        defines too: a file under arch/arm64/ is tried as arm64 first."""
+        defines too: a file under arch/arm64/ is tried as arm64 alone."""
         with TempDir() as tmp:
             root, _ = self.same_kernel_tree(tmp)
             d = os.path.join(root, "arch", "arm64", "crypto")
@@ -840,7 +840,9 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             self.assertEqual(mm.architectures(place, ["x86"]),
                              ["arm", "arm64"])
             self.assertEqual(mm.architectures(place, ["x86"], src),
-                             ["arm64", "arm"])
+                             ["arm64"])
+            # native: its own error, not a last try as another
+            self.assertEqual(mm.architectures(place, ["arm64"], src), [])
 
     def test_an_architectures_own_types_and_selects(self):
         """KVM is bool in arch/arm64's Kconfig, tristate in x86's: arm64's

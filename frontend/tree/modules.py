@@ -660,14 +660,12 @@ class ModuleMap:
                     score[a] = score.get(a, 0) + weight / len(where)
         # rounded: a sum's last bits depend on the order of a set
         out = sorted(score, key=lambda a: (-round(score[a], 9), a))
-        # a file under arch/A/ is A's, whatever its options say
-        # (arm64's crypto drivers depend on KERNEL_MODE_NEON, which
-        # arm has too)
-        top = os.path.join(kc.tree, "arch") + os.sep
-        if path and os.path.abspath(path).startswith(top):
-            own = os.path.abspath(path)[len(top):].split(os.sep)[0]
-            if own not in native and os.path.isdir(top + own):
-                out = [own] + [a for a in out if a != own]
+        # a file under arch/A/ is A's alone, whatever its options say
+        # (arm64's crypto drivers depend on KERNEL_MODE_NEON, which arm
+        # has too): its error is A's, not that of a last try as mips
+        own = _arch_of(kc.tree, os.path.abspath(path)) if path else None
+        if own and os.path.isdir(os.path.join(kc.tree, "arch", own)):
+            return [] if own in native else [own]
         return out
 
     def dependencies(self, placement, path=None, native=(), own_arch=True):

@@ -20,7 +20,12 @@ MACHINE = {
     "arm64": ["--arch=arm64", "-mlittle-endian"],
     "powerpc": ["--arch=powerpc64", "-mlittle-endian"],
     "s390": ["--arch=s390x", "-mbig-endian"],
-    "mips": ["--arch=mips", "-mlittle-endian",
+    # what MIPS's compiler predefines for -march=mips32r2 (the tree's
+    # CHECKFLAGS copy them from it; sparse has only the sizes)
+    "mips": ["--arch=mips", "-mlittle-endian", "-D_ABIO32=1",
+             "-D_ABIN32=2", "-D_ABI64=3", "-D_MIPS_SIM=_ABIO32",
+             "-D_MIPS_ISA=_MIPS_ISA_MIPS32", "-D__mips_isa_rev=2",
+             "-D_MIPS_ARCH_MIPS32R2=1", "-D__mips_soft_float=1",
              "-I@TREE@/arch/mips/include/asm/mach-malta",
              "-I@TREE@/arch/mips/include/asm/mach-generic"],
     "riscv": ["--arch=riscv64", "-mlittle-endian"],

@@ -639,6 +639,26 @@ static struct insn_type insn_type_table[] = {
         self.assertNotIn("arch/s390/include/generated/asm/dis-defs.h",
                          gentree.files(self.tree, "s390", []))
 
+    def test_um_user_constants_from_user_offsets(self):
+        """User-mode Linux's <generated/user_constants.h> names what
+        user-offsets.c DEFINE()s, each once, with distinct values (a
+        switch on them must not see duplicate cases)."""
+        from frontend.tree import genheaders
+        write(os.path.join(self.tree, "arch", "x86", "um",
+                           "user-offsets.c"),
+              "void foo(void)\n{\n#ifdef __i386__\n"
+              "\tDEFINE_LONGS(HOST_FP_SIZE, 8);\n\tDEFINE(HOST_IP, EIP);\n"
+              "#else\n\tDEFINE(HOST_IP, RIP);\n\tDEFINE(HOST_SP, RSP);\n"
+              "#endif\n}\n")
+        src = os.path.join(self.tree, "arch", "um", "drivers", "x.c")
+        self.assertEqual(genheaders.make(
+            self.tree, src, "generated/user_constants.h").split("\n"), [
+                "#ifndef __UM_USER_CONSTANTS_H",
+                "#define __UM_USER_CONSTANTS_H", "#define HOST_FP_SIZE 1",
+                "#define HOST_IP 2", "#define HOST_SP 3", "#endif", ""])
+        self.assertIsNone(genheaders.make(self.tree, src,
+                                          "generated/other.h"))
+
     def test_radeon_register_tables_from_reg_srcs(self):
         """A driver's header a host program makes from a table beside
         it (radeon's mkregtable): read from the table."""

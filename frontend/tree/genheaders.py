@@ -69,6 +69,8 @@ def make(tree, source, header):
     """The text of a generated header a file includes, or None."""
     if header == "asm/mach-types.h" and tree:
         return mach_types(tree)
+    if header == "generated/user_constants.h" and tree:
+        return um_user_constants(tree)
     if "/" in header or header.startswith("."):
         return None
     m = re.fullmatch(r"(\w+)_reg_safe\.h", header)
@@ -88,6 +90,23 @@ def make(tree, source, header):
     if len(data) > fswalk.MAX_SOURCE:
         return None             # no header a tree ships is this large
     return data.decode("utf-8", "replace")
+
+
+def um_user_constants(tree):
+    """<generated/user_constants.h> of User-mode Linux, which kbuild
+    makes from the host's ptrace layout (arch/x86/um/user-offsets.c
+    compiled for the build machine): the names its DEFINE()s give, each
+    a distinct value, as the parse needs them (array sizes, indexes);
+    the host's values do not matter to it."""
+    text = _text(os.path.join(tree, "arch", "x86", "um", "user-offsets.c"))
+    if text is None:
+        return None
+    names = list(dict.fromkeys(re.findall(
+        r"\bDEFINE(?:_LONGS)?\(\s*(\w+)\s*,", text)))[:4096]
+    return "\n".join(["#ifndef __UM_USER_CONSTANTS_H",
+                      "#define __UM_USER_CONSTANTS_H"] +
+                     ["#define %s %d" % (n, i + 1)
+                      for i, n in enumerate(names)] + ["#endif", ""])
 
 
 def sh_machtypes(tree):

@@ -867,6 +867,31 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   "config MMU_NOTIFIER\n\tbool\n"
                   "config KVM_IF\n\tbool\n"
                   "config KVM_X86_ONLY\n\tbool\n")
+            # every architecture reads arch/Kconfig; a driver that may
+            # depend on arm64 does not get what ARM64 selects
+            write(os.path.join(root, "arch", "Kconfig"),
+                  "config KPROBES\n\tbool \"kprobes\"\n"
+                  "\tselect KALLSYMS\n"
+                  "config KALLSYMS\n\tbool\n")
+            write(os.path.join(root, "arch", "arm64", "Kconfig"),
+                  "config KVM\n\tbool \"kvm\"\n"
+                  "config ARM64\n\tdef_bool y\n\tselect ARM_GIC\n")
+            write(os.path.join(root, "lib", "Kconfig"),
+                  "config ARM_GIC\n\tbool\n")
+            write(os.path.join(root, "arch", "riscv", "Kconfig.debug"),
+                  "config RISCV_PROBE\n\ttristate \"probe\"\n"
+                  "\tselect KPROBES\n")
+            dd = os.path.join(root, "drivers", "gic")
+            write(os.path.join(dd, "Kconfig"),
+                  "config GIC_DRV\n\ttristate \"gic\"\n"
+                  "\tdepends on ARM64 || COMPILE_TEST\n")
+            write(os.path.join(dd, "Makefile"),
+                  "obj-$(CONFIG_GIC_DRV) += gic.o\n")
+            write(os.path.join(dd, "gic.c"), "int g;\n")
+            write(os.path.join(root, "arch", "riscv", "debug", "Makefile"),
+                  "obj-$(CONFIG_RISCV_PROBE) += probe.o\n")
+            write(os.path.join(root, "arch", "riscv", "debug", "probe.c"),
+                  "int p;\n")
             for a in ("arm64", "riscv", "x86"):
                 d = os.path.join(root, "arch", a, "kvm")
                 write(os.path.join(d, "Makefile"),
@@ -892,6 +917,13 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             # the native architecture's own symbols stay KDIR's
             self.assertEqual(mm.dependencies(place, src, ["riscv"]), [
                 ("CONFIG_KVM_MMU_NOTIFIER", "y")])
+            gic = os.path.join(dd, "gic.c")
+            self.assertNotIn(("CONFIG_ARM_GIC", "y"), mm.dependencies(
+                mm.resolve(gic), gic, ["x86"]))
+            probe = os.path.join(root, "arch", "riscv", "debug", "probe.c")
+            self.assertEqual(mm.dependencies(
+                mm.resolve(probe), probe, ["x86"]), [
+                    ("CONFIG_KALLSYMS", "y"), ("CONFIG_KPROBES", "y")])
             # the architecture is not known: every definition's selects,
             # no architecture's own symbols, and what KDIR's .config sets
             # (MMU_NOTIFIER=y) is left to it

@@ -638,6 +638,10 @@ static struct insn_type insn_type_table[] = {
         write(os.path.join(tools, "opcodes.txt"), "05 balr RR\n07 x SS\n")
         self.assertNotIn("arch/s390/include/generated/asm/dis-defs.h",
                          gentree.files(self.tree, "s390", []))
+        # a table or program made huge: no header, at once
+        write(os.path.join(tools, "opcodes.txt"), "05 balr RR\n" * 200000)
+        self.assertNotIn("arch/s390/include/generated/asm/dis-defs.h",
+                         gentree.files(self.tree, "s390", []))
 
     def test_um_user_constants_from_user_offsets(self):
         """User-mode Linux's <generated/user_constants.h> names what
@@ -646,6 +650,8 @@ static struct insn_type insn_type_table[] = {
         from frontend.tree import genheaders
         write(os.path.join(self.tree, "arch", "x86", "um",
                            "user-offsets.c"),
+              "#define DEFINE_LONGS(sym, val)\t\\\n"
+              "\tDEFINE(sym, val / sizeof(unsigned long))\n"
               "void foo(void)\n{\n#ifdef __i386__\n"
               "\tDEFINE_LONGS(HOST_FP_SIZE, 8);\n\tDEFINE(HOST_IP, EIP);\n"
               "#else\n\tDEFINE(HOST_IP, RIP);\n\tDEFINE(HOST_SP, RSP);\n"

@@ -17,7 +17,7 @@ import time
 
 from . import cocci_engine, link, sparse_engine, treekb
 from .. import paths
-from ..tree import archheaders, autoconf, fswalk, genheaders, gentree, \
+from ..tree import archheaders, autoconf, ccheaders, fswalk, genheaders, gentree, \
     includes, kconfeval, kerneltree, kflags, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
@@ -348,8 +348,9 @@ class Scanner:
     def _salt_files(self):
         return [self.binary, self.kb] + [
             os.path.abspath(m.__file__) for m in (
-                archheaders, genheaders, gentree, autoconf, kconfeval,
-                treeflags)] + [autoconf.template()]
+                archheaders, ccheaders, genheaders, gentree, autoconf,
+                kconfeval, treeflags)] + [autoconf.template()] + \
+            ccheaders.shipped()
 
     def _use_knowledge(self, path):
         """Reads the knowledge file path from now on (the tree's own)."""
@@ -522,7 +523,7 @@ class Scanner:
             facts, err = archheaders.parse_with_fallback(
                 run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
                 for_arch)
-            if err and alt:
+            if err and alt and not transient:
                 again = archheaders.parse_with_fallback(
                     run, self.mmap.tree_of(f), alt, f, archs,
                     overlay.generated, for_arch)

@@ -11,6 +11,10 @@ import re
 
 from . import fswalk
 
+# a host program's source or table read as data (the largest, s390's
+# opcodes.txt, is 30 KB)
+MAX_TOOL_SOURCE = 1 << 20
+
 
 def _text(path):
     """A tree's table or source file read as data, or None."""
@@ -99,10 +103,15 @@ def um_user_constants(tree):
     a distinct value, as the parse needs them (array sizes, indexes);
     the host's values do not matter to it."""
     text = _text(os.path.join(tree, "arch", "x86", "um", "user-offsets.c"))
-    if text is None:
+    if text is None or len(text) > MAX_TOOL_SOURCE:
         return None
-    names = list(dict.fromkeys(re.findall(
-        r"\bDEFINE(?:_LONGS)?\(\s*(\w+)\s*,", text)))[:4096]
+    # the calls, not the helper macros' definitions ("#define DEFINE_LONGS
+    # (sym, val) ... DEFINE(sym, ...)" would define sym): logical lines
+    names = []
+    for m in re.finditer(r"^[ \t]*DEFINE(?:_LONGS)?\([ \t]*(\w+)[ \t]*,",
+                         text.replace("\\\n", " "), re.M):
+        if m.group(1) not in names:
+            names.append(m.group(1))
     return "\n".join(["#ifndef __UM_USER_CONSTANTS_H",
                       "#define __UM_USER_CONSTANTS_H"] +
                      ["#define %s %d" % (n, i + 1)
@@ -250,7 +259,7 @@ def s390_facilities(tree, config):
     the tree: its table is read here, the program is never built."""
     text = _text(os.path.join(tree, "arch", "s390", "tools",
                               "gen_facilities.c"))
-    if text is None:
+    if text is None or len(text) > MAX_TOOL_SOURCE:
         return None
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     text = re.sub(r"//[^\n]*", " ", text)
@@ -276,7 +285,7 @@ def s390_facilities(tree, config):
     out = ["#ifndef __ASM_S390_FACILITY_DEFS__",
            "#define __ASM_S390_FACILITY_DEFS__", "#include <linux/const.h>"]
     for m in re.finditer(r'\.name\s*=\s*"(\w+)"\s*,\s*\.bits\s*=\s*'
-                         r'\(int\[\]\)\s*\{([^}]*)\}', "\n".join(lines)):
+                         r'\(int\[\]\)\s*\{([^{}]{0,65536})\}', "\n".join(lines)):
         bits = [int(b) for b in re.findall(r"-?[0-9]{1,5}\b", m.group(2))]
         bits = bits[:bits.index(-1)] if -1 in bits else bits
         # facility numbers are under 256; a table made to be huge is not
@@ -343,12 +352,13 @@ def s390_dis_defs(tree):
     base = os.path.join(tree, "arch", "s390", "tools")
     src = _text(os.path.join(base, "gen_opcode_table.c"))
     table = _text(os.path.join(base, "opcodes.txt"))
-    if src is None or table is None:
+    if src is None or table is None or \
+            max(len(src), len(table)) > MAX_TOOL_SOURCE:
         return None
     types = []      # [(byte, mask, {formats})]
     for m in re.finditer(r"\.byte\s*=\s*(\d{1,2})\s*,\s*\.mask\s*=\s*"
                          r"0x([0-9a-fA-F]{1,2})\s*,\s*\.format\s*=\s*"
-                         r"\(char\s*\*\[\]\)\s*\{([^}]*)\}", src):
+                         r"\(char\s*\*\[\]\)\s*\{([^{}]{0,4096})\}", src):
         types.append((int(m.group(1)), int(m.group(2), 16),
                       set(re.findall(r'"(\w+)"', m.group(3)))))
     insns = []      # [(opcode, name, format, type)]

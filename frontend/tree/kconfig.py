@@ -321,22 +321,32 @@ class Kconfig:
         outside arch/) give it is bool. arm64's and powerpc's KVM are
         bool where x86's is tristate, so arch/arm64/kvm is never a
         module."""
-        top = os.path.join(self.tree or "", "arch") + os.sep
         mine = [t for f, t in self.typed_in.get(sym, {}).items()
-                if not f.startswith(top) or
-                f[len(top):].split(os.sep, 1)[0] == arch]
+                if self.file_arch(f) in (None, arch)]
         return bool(self.tree and mine) and "tristate" not in mine
+
+    def file_arch(self, path):
+        """ARCH for a Kconfig file under arch/ARCH/ (um for arch/x86/um/),
+        else None (arch/Kconfig itself is every architecture's)."""
+        top = os.path.join(self.tree or "", "arch") + os.sep
+        if not self.tree or not path.startswith(top):
+            return None
+        parts = path[len(top):].split(os.sep)
+        if len(parts) > 2 and parts[1] == "um":
+            return "um"     # arch/x86/um/Kconfig: User-mode Linux reads it
+        return parts[0] if len(parts) > 1 else None
 
     def selects_for(self, sym, arch=None, forced=False):
         """What sym selects (only unconditionally, when forced) in the
-        Kconfig files a build of arch reads (every file without arch):
-        x86's KVM selects KVM_GENERIC_DIRTYLOG_READ_PROTECT, s390's
-        does not."""
-        top = os.path.join(self.tree or "", "arch") + os.sep
+        Kconfig files a build of arch reads: x86's KVM selects
+        KVM_GENERIC_DIRTYLOG_READ_PROTECT, s390's does not. Without
+        arch, every file's but forced selects of architectures' own
+        files (ARM64 selects what arm64 needs, not what a driver that
+        depends on it does)."""
         return {t for t, cond, f in self.select_lines.get(sym, ())
                 if not (forced and cond) and
-                (not arch or not f.startswith(top) or
-                 f[len(top):].split(os.sep, 1)[0] == arch)}
+                (self.file_arch(f) in (None, arch) or
+                 not arch and not forced)}
 
     def settable(self, sym):
         """Some configuration can turn sym on: a prompt, a default, or

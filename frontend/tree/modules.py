@@ -328,11 +328,14 @@ class DirInfo:
 
 
 def _arch_of(tree, path):
-    """ARCH when path lies under tree/arch/ARCH/, else None."""
+    """ARCH when path lies under tree/arch/ARCH/ (um under
+    arch/SUBARCH/um/, which only User-mode Linux builds), else None."""
     if not tree:
         return None
     rel = os.path.relpath(path, os.path.join(tree, "arch"))
     parts = rel.split(os.sep)
+    if len(parts) > 2 and parts[1] == "um":
+        return "um"     # arch/x86/um/: User-mode Linux's part for x86
     return parts[0] if len(parts) > 1 and parts[0] != ".." else None
 
 
@@ -695,25 +698,29 @@ class ModuleMap:
             want |= direct
             for d in direct:
                 want |= kc.depends.get(d, set())
+        # BROKEN is never on ("depends on !SPARC32 || BROKEN"); the
+        # native architecture parses under KDIR's configuration or its
+        # base one, which its own symbols would contradict (X86_32 on
+        # x86_64); ARM64 in "depends on ARM64 || COMPILE_TEST" is not
+        # turned on for a driver, nor what it selects
+
+        def taken(dep):
+            return dep in kc.defined_in and dep != "CONFIG_BROKEN" and \
+                not (kc.arch_only(dep) and (not arch or not own_arch or
+                                            arch in native or
+                                            kc.arches(dep) != {arch}))
         # what is on brings what it selects unconditionally, as kconfig
         # forces it (KVM_BOOK3S_64, which KVM_BOOK3S_64_HV depends on,
         # selects KVM_BOOK3S_64_HANDLER)
-        todo = list(want)
+        todo = list(placement.options) + [d for d in want if taken(d)]
         while todo:
             for t in kc.selects_for(todo.pop(), arch, forced=True) - want:
                 want.add(t)
-                todo.append(t)
+                if taken(t):
+                    todo.append(t)
         out = {}
-        # BROKEN is never on ("depends on !SPARC32 || BROKEN")
-        for dep in want - set(placement.options) - {"CONFIG_BROKEN"}:
-            if dep not in kc.defined_in:
-                continue
-            # the native architecture parses under KDIR's configuration
-            # or its base one, which its own symbols would contradict
-            # (X86_32 on x86_64)
-            if kc.arch_only(dep) and (not arch or not own_arch or
-                                      arch in native or
-                                      kc.arches(dep) != {arch}):
+        for dep in want - set(placement.options):
+            if not taken(dep):
                 continue
             have = kc.config.get(dep) if not arch or arch in native \
                 else None

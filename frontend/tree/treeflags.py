@@ -38,9 +38,12 @@ MACHINE = {
     "openrisc": ["--arch=openrisc", "-mbig-endian"],
     "nios2": ["--arch=nios2", "-mlittle-endian"],
     # sparse 0.6.4 has no LoongArch target: riscv64's LP64 little-endian
-    # layout without its macros, and what LoongArch's compiler predefines
+    # layout without its macros (LoongArch's char is signed; from 6.2
+    # every architecture's kernel makes it unsigned, as x86's flags do
+    # not say either), and what LoongArch's compiler predefines
     # (the tree's CHECKFLAGS copy them from it)
-    "loongarch": ["--arch=riscv64", "-mlittle-endian", "-U__riscv",
+    "loongarch": ["--arch=riscv64", "-mlittle-endian", "-fsigned-char",
+                  "-U__riscv",
                   "-U__riscv_xlen", "-D__loongarch__=1",
                   "-D__loongarch64=1", "-D__loongarch_grlen=64",
                   "-D__loongarch_lp64=1", "-D_LOONGARCH_SZLONG=64",

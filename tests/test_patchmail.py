@@ -266,9 +266,18 @@ class SubjectTest(unittest.TestCase):
                     ("ASoC: Intel: Skylake:", None),
                 "net/sched/sch_taprio.c": ("net/sched: sch_taprio:", "net"),
                 "net/bluetooth/6lowpan.c": ("Bluetooth: 6lowpan:", None),
+                # a subsystem's core module: not "bus: mhi: mhi:"
+                "drivers/bus/mhi/host/debugfs.c": ("bus: mhi: host:", None),
+                "drivers/greybus/svc.c": ("greybus: svc:", None),
+                "drivers/gpu/drm/drm_syncobj.c": ("drm/syncobj:", None),
+                "drivers/iio/industrialio-core.c": ("iio: core:", None),
             }
             modules = {"net/bluetooth/6lowpan.c": "bluetooth_6lowpan",
-                       "drivers/usb/dwc3/debugfs.c": "dwc3"}
+                       "drivers/usb/dwc3/debugfs.c": "dwc3",
+                       "drivers/bus/mhi/host/debugfs.c": "mhi",
+                       "drivers/greybus/svc.c": "greybus",
+                       "drivers/gpu/drm/drm_syncobj.c": "drm",
+                       "drivers/iio/industrialio-core.c": "industrialio"}
             got = {}
             for rel in want:
                 path = os.path.join(tree, rel)

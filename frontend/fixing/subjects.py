@@ -148,6 +148,10 @@ def _module_part(module, subsystem, rel):
     stem = _stem(rel)
     if module != stem and module.startswith(stem):
         return stem
+    # industrialio-core.c of industrialio: core (drm_syncobj.c: syncobj)
+    for sep in "-_":
+        if stem.startswith(module + sep) and len(stem) > len(module) + 1:
+            return stem[len(module) + 1:]
     name = re.sub(r"^snd-(soc-)?", "", module)
     word = subsystem.lower()
     for pat in (r"^%s[-_]" % re.escape(word), r"[-_]%s$" % re.escape(word)):
@@ -174,6 +178,13 @@ def maintainers_prefix(path, module=None):
     if "{part}" in form or "{slashed}" in form:
         part = _section_part(base, rel, maint) or \
             _module_part(module, subsystem, rel) or _stem(rel)
+        # "bus: mhi: mhi:", "greybus: greybus:": the module is the
+        # subsystem's core; its directory below the form's (mhi's host/)
+        # or the file names the part
+        fixed = set(re.findall(r"\w+", form.split("{")[0].lower()))
+        if part.lower() in fixed:
+            below = os.path.dirname(rel)[len(base):].strip("/")
+            part = below.replace("/", ": ") if below else _stem(rel)
     text = form.format(stem=_stem(rel), part=part or "",
                        slashed=(part or "").replace(": ", "/"),
                        rel=os.path.splitext(rel[len(base) + 1:])[0])

@@ -344,6 +344,37 @@ class SubjectTest(unittest.TestCase):
             self.assertFalse(os.path.exists(pwned))
 
 
+class BodyTest(unittest.TestCase):
+    def test_what_each_table_lets_happen(self):
+        """A debugfs table whose .release is the module's own says that
+        the close runs it; a table whose reader the checker did not name
+        gets a paragraph that claims no particular reader."""
+        from frontend.fixing import bodies
+        with TempDir() as tmp:
+            src = os.path.join(tmp, "t.c")
+            write(src, "static int t_release(struct inode *i, struct file *f)"
+                  "\n{\n\treturn 0;\n}\n\n"
+                  "static const struct file_operations t_fops = {\n"
+                  "\t.release = t_release,\n};\n"
+                  "static const struct file_operations s_fops = {\n"
+                  "\t.release = single_release,\n};\n")
+            msg = ("'%s' (struct file_operations) is exposed without .owner "
+                   "= THIS_MODULE: %s reads it to pin the module, so it can "
+                   "be unloaded while in use")
+            found = [{"rule": "missing-owner", "message": msg % (
+                n, "full_proxy_open() in fs/debugfs/file.c")}
+                for n in ("t_fops", "s_fops")] + [
+                {"rule": "missing-owner", "message": msg % (
+                    "u_fops", "core code (such as chrdev_open() in "
+                    "fs/char_dev.c)")}]
+            text = " ".join(bodies.describe(found, "", [src]))
+            self.assertIn("read the freed table and call t_release() in "
+                          "freed module text.", text)
+            self.assertIn("u_fops is file operations without .owner too.",
+                          text)
+            self.assertNotIn("single_release", text)
+
+
 class AlignTest(unittest.TestCase):
     def fields(self, old, new):
         return align.fields(old.encode(), new.encode()).decode()
@@ -368,6 +399,19 @@ class AlignTest(unittest.TestCase):
                  "\t.write = f_write,\n};\n")
         added = mixed.replace("{\n", "{\n\t.owner = THIS_MODULE,\n", 1)
         self.assertEqual(self.fields(mixed, added), added)
+
+    def test_value_columns_and_a_single_neighbour(self):
+        """".read =\t\tf" and ".read =    f" line the values up (ocfs2,
+        ca8210); one field beside the added one is followed."""
+        for table, want in (
+                ("\t.read =\t\tf_read,\n\t.open =\t\tsimple_open,\n",
+                 "\t.owner =\tTHIS_MODULE,\n"),
+                ("\t.open =         f_open,\n\t.read =         f_read,\n",
+                 "\t.owner =        THIS_MODULE,\n"),
+                ("\t.read\t\t= f_read,\n", "\t.owner\t\t= THIS_MODULE,\n")):
+            old = "static const struct file_operations f = {\n%s};\n" % table
+            added = old.replace("{\n", "{\n\t.owner = THIS_MODULE,\n", 1)
+            self.assertIn(want, self.fields(old, added))
 
 
 def _patches(out):
@@ -416,6 +460,11 @@ class PatchMailTest(unittest.TestCase):
                           % first[:12], text)
             self.assertIn("full_proxy_release()", text)
             self.assertNotIn("chrdev_open", text)
+            # single_release() and no .release: nothing of the module runs
+            # at that close, it reads the freed table
+            flat = " ".join(text.split())
+            self.assertIn("makes that close read the freed table. ", flat)
+            self.assertNotIn("freed module text", flat)
             self.assertIn("+\t.owner\t\t= THIS_MODULE,\n", text)
             self.assertNotIn("Signed-off-by", text)
             # git am in another repository records the user as author

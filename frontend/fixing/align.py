@@ -37,9 +37,9 @@ def _siblings(lines, j, indent, added):
     return out
 
 
-def _gap(indent, name, column, tabs):
-    """What goes between ".name" and "=" to put "=" at column."""
-    start = len((indent + "." + name).expandtabs(TAB))
+def _fill(start, column, tabs):
+    """What goes from column start to column (tabs or spaces), or None
+    when tabs cannot land there."""
     if start >= column:
         return None
     if not tabs:
@@ -51,27 +51,46 @@ def _gap(indent, name, column, tabs):
     return gap if at == column else None
 
 
+def _agreed(sibs, column_of, gap_of):
+    """The column the siblings agree on (two in three) and whether they
+    reach it with tabs; None when they do not agree or all write a
+    single space, as spatch does."""
+    cols = collections.Counter(column_of(s) for s in sibs)
+    column, n = cols.most_common(1)[0]
+    if n * 3 < len(sibs) * 2 or \
+            all(gap_of(s) in ("", " ") for s in sibs):
+        return None
+    tabbed = sum(1 for s in sibs if "\t" in gap_of(s))
+    return column, tabbed * 2 >= len(sibs)
+
+
 def _aligned(lines, j, added):
+    """Line j with its "=" and value where its neighbours have theirs:
+    ".open\t\t= f," lines up "=", ".open =\t\tf," and ".open =    f,"
+    line up the value; one neighbour is enough to follow."""
     m = _FIELD.match(lines[j])
     if not m:
         return None
     indent, name, gap, after, value, cr = m.groups()
     sibs = _siblings(lines, j, indent, added)
-    if len(sibs) < 2:
+    if not sibs:
         return None
-    cols = collections.Counter(_eq_column(s.group(1), s.group(2),
-                                          s.group(3)) for s in sibs)
-    column, n = cols.most_common(1)[0]
-    tabbed = sum(1 for s in sibs if "\t" in s.group(3))
-    if n * 3 < len(sibs) * 2:
-        return None         # the fields do not agree on a column
-    if all(not s.group(3) or s.group(3) == " " for s in sibs):
-        return None         # "name = value": what spatch writes already
-    new_gap = _gap(indent, name, column, tabbed * 2 >= len(sibs))
-    if new_gap is None or new_gap == gap:
-        return None
-    space = collections.Counter(s.group(4) for s in sibs).most_common(1)[0][0]
-    return "%s.%s%s=%s%s%s" % (indent, name, new_gap, space, value, cr)
+    eq = _agreed(sibs, lambda s: _eq_column(s.group(1), s.group(2),
+                                            s.group(3)),
+                 lambda s: s.group(3))
+    if eq:
+        gap = _fill(len((indent + "." + name).expandtabs(TAB)), *eq) \
+            or gap
+    after = collections.Counter(s.group(4) for s in sibs).most_common(1)[0][0]
+    val = _agreed(sibs, lambda s: len((s.group(1) + "." + s.group(2) +
+                                       s.group(3) + "=" + s.group(4)
+                                       ).expandtabs(TAB)),
+                  lambda s: s.group(4))
+    if val:
+        after = _fill(len((indent + "." + name + gap + "=").expandtabs(
+            TAB)), *val) or after
+    line = "%s.%s%s=%s%s%s" % (indent, name, gap, after, value, cr)
+    return None if line == lines[j] else line
 
 
 def fields(old, new):

@@ -29,6 +29,9 @@ EFFECT = _effects()
 
 _OWNER = re.compile(r"^'(\w+)' \(([^)]+)\) is exposed without \.owner = "
                     r"THIS_MODULE: (\w+)\(\)")
+# the checker knows no particular reader: "core code (such as ...)"
+_OWNER_ANY = re.compile(r"^'(\w+)' \(([^)]+)\) is exposed without "
+                        r"\.owner = THIS_MODULE: core code")
 _STATIC = re.compile(r"^'(\w+)' \(([^)]+)\) lives in module data")
 _EMPTY = re.compile(r"^(\w+)\(\), the ([\w .]+?) callback, does nothing")
 _RCU = re.compile(r"^(call_s?rcu)\(\) queues (\w+)\(\)")
@@ -67,17 +70,49 @@ def _gone(diff, word):
     return removed and not _added(diff, word)
 
 
-def _owner(findings):
-    """Paragraphs for missing-owner findings, one per reader."""
-    by_reader = {}
+def _module_release(name, sources):
+    """The .release of the table name when the module's file defines it
+    (not a core helper such as single_release()), else None."""
+    for path in sources:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read(4 << 20)
+        except OSError:
+            continue
+        m = re.search(r"\b%s\s*=\s*\{([^{}]{0,8192})\}" % re.escape(name),
+                      text)
+        if not m:
+            continue
+        r = re.search(r"\.release\s*=\s*(\w+)", m.group(1))
+        if r and re.search(r"^\w[^;=\n]*\b%s\s*\([^;{]*\)\s*\{"
+                           % re.escape(r.group(1)), text, re.M):
+            return r.group(1)
+        return None
+    return None
+
+
+def _owner(findings, sources=()):
+    """Paragraphs for missing-owner findings, one per reader; the tables
+    whose reader the checker did not name get a paragraph of their own
+    that claims no more than any reader does."""
+    by_reader, unknown = {}, []
     for f in findings:
         m = _OWNER.match(f["message"])
         if m:
             by_reader.setdefault(m.group(3), []).append(m.group(1))
+        elif _OWNER_ANY.match(f["message"]):
+            unknown.append(_OWNER_ANY.match(f["message"]).group(1))
     out = []
     for reader, names in sorted(by_reader.items()):
         what, pins, hit = EFFECT.get(reader, EFFECT["*"])
         many = len(set(names)) > 1
+        if reader == "full_proxy_open":
+            # only a .release of the module's own runs freed text there
+            own = sorted({r for r in (_module_release(n, sources)
+                                      for n in set(names)) if r})
+            if own:
+                hit += " and call %s in freed module text" % _names(
+                    ["%s()" % r for r in own])
         out.append("%s %s the operations of %s. %s. Without .owner nothing "
                    "keeps the module loaded while one is open: %s." % (
                        _names(names), "are" if many else "is", what,
@@ -85,6 +120,19 @@ def _owner(findings):
         out.append("Set .owner = THIS_MODULE in %s, so that %s() pins the "
                    "module: rmmod then says it is in use while one is open."
                    % ("each" if many else "it", reader))
+    if unknown:
+        many = len(set(unknown)) > 1
+        out.append("%s %s file operations without .owner%s. The core code "
+                   "that opens a file with such a table (chrdev_open(), "
+                   "debugfs's full_proxy_open(), misc_open()) takes a "
+                   "reference on the table's owner for as long as the file "
+                   "is open; without .owner nothing keeps the module loaded "
+                   "while one is open, and a call or the close after rmmod "
+                   "reaches freed module memory." % (
+                       _names(unknown), "are" if many else "is",
+                       " too" if by_reader else ""))
+        out.append("Set .owner = THIS_MODULE in %s, so that an open file "
+                   "pins the module." % ("each" if many else "it"))
     return out
 
 
@@ -189,8 +237,9 @@ def _generic(rule, findings):
     return out
 
 
-def describe(findings, diff):
-    """The paragraphs that say what is wrong and what the change does."""
+def describe(findings, diff, sources=()):
+    """The paragraphs that say what is wrong and what the change does;
+    sources: the files the patch changes, as they are before it."""
     by_rule = {}
     for f in findings:
         by_rule.setdefault(f["rule"], []).append(f)
@@ -200,7 +249,7 @@ def describe(findings, diff):
     for rule in sorted(by_rule):
         fs = by_rule[rule]
         if rule == "missing-owner":
-            out += _owner(fs)
+            out += _owner(fs, sources)
         elif rule == "cdev-owner":
             out += _cdev(fs)
         elif rule == "static-object":

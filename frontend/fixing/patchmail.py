@@ -167,8 +167,8 @@ def compose(p):
     diff, path)], findings, others, fixes, stable, module, rules,
     signoff}."""
     diff = "".join(c[1] for c in p["changes"])
-    paras = [_wrap(display(t)) for t in bodies.describe(p["findings"],
-                                                         diff)]
+    paras = [_wrap(display(t)) for t in bodies.describe(
+        p["findings"], diff, [c[2] for c in p["changes"]])]
     left = bodies.left(p["others"])
     if left:
         # indented: git am ends the message at a line that begins with

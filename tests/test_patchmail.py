@@ -270,14 +270,17 @@ class SubjectTest(unittest.TestCase):
                 "drivers/bus/mhi/host/debugfs.c": ("bus: mhi: host:", None),
                 "drivers/greybus/svc.c": ("greybus: svc:", None),
                 "drivers/gpu/drm/drm_syncobj.c": ("drm/syncobj:", None),
-                "drivers/iio/industrialio-core.c": ("iio: core:", None),
+                # a driver's file named after its module: the module
+                "drivers/memory/tegra/tegra210-emc-core.c":
+                    ("memory: tegra210-emc:", None),
             }
             modules = {"net/bluetooth/6lowpan.c": "bluetooth_6lowpan",
                        "drivers/usb/dwc3/debugfs.c": "dwc3",
                        "drivers/bus/mhi/host/debugfs.c": "mhi",
                        "drivers/greybus/svc.c": "greybus",
                        "drivers/gpu/drm/drm_syncobj.c": "drm",
-                       "drivers/iio/industrialio-core.c": "industrialio"}
+                       "drivers/memory/tegra/tegra210-emc-core.c":
+                           "tegra210-emc"}
             got = {}
             for rel in want:
                 path = os.path.join(tree, rel)

@@ -148,10 +148,6 @@ def _module_part(module, subsystem, rel):
     stem = _stem(rel)
     if module != stem and module.startswith(stem):
         return stem
-    # industrialio-core.c of industrialio: core (drm_syncobj.c: syncobj)
-    for sep in "-_":
-        if stem.startswith(module + sep) and len(stem) > len(module) + 1:
-            return stem[len(module) + 1:]
     name = re.sub(r"^snd-(soc-)?", "", module)
     word = subsystem.lower()
     for pat in (r"^%s[-_]" % re.escape(word), r"[-_]%s$" % re.escape(word)):
@@ -184,7 +180,9 @@ def maintainers_prefix(path, module=None):
         fixed = set(re.findall(r"\w+", form.split("{")[0].lower()))
         if part.lower() in fixed:
             below = os.path.dirname(rel)[len(base):].strip("/")
-            part = below.replace("/", ": ") if below else _stem(rel)
+            stem = re.sub(r"^%s[-_]" % re.escape(part), "", _stem(rel),
+                          flags=re.I)
+            part = below.replace("/", ": ") if below else stem
     text = form.format(stem=_stem(rel), part=part or "",
                        slashed=(part or "").replace(": ", "/"),
                        rel=os.path.splitext(rel[len(base) + 1:])[0])

@@ -355,8 +355,8 @@ class BodyTest(unittest.TestCase):
         from frontend.fixing import bodies
         with TempDir() as tmp:
             src = os.path.join(tmp, "t.c")
-            write(src, "static int t_release(struct inode *i, struct file *f)"
-                  "\n{\n\treturn 0;\n}\n\n"
+            write(src, "static int\nt_release(struct inode *i, "
+                  "struct file *f)\n{\n\treturn 0;\n}\n\n"
                   "static const struct file_operations t_fops = {\n"
                   "\t.release = t_release,\n};\n"
                   "static const struct file_operations s_fops = {\n"
@@ -373,8 +373,8 @@ class BodyTest(unittest.TestCase):
             text = " ".join(bodies.describe(found, "", [src]))
             self.assertIn("read the freed table and call t_release() in "
                           "freed module text.", text)
-            self.assertIn("u_fops is file operations without .owner too.",
-                          text)
+            self.assertIn("u_fops is a table of file operations without "
+                          ".owner too.", text)
             self.assertNotIn("single_release", text)
 
 

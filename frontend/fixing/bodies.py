@@ -84,7 +84,8 @@ def _module_release(name, sources):
         if not m:
             continue
         r = re.search(r"\.release\s*=\s*(\w+)", m.group(1))
-        if r and re.search(r"^\w[^;=\n]*\b%s\s*\([^;{]*\)\s*\{"
+        # "static int\nfoo_release(struct inode *i, ...)\n{" too
+        if r and re.search(r"^(?:\w[^;=\n]*[\s*])?%s\s*\([^;{]*\)\s*\{"
                            % re.escape(r.group(1)), text, re.M):
             return r.group(1)
         return None
@@ -122,15 +123,15 @@ def _owner(findings, sources=()):
                    % ("each" if many else "it", reader))
     if unknown:
         many = len(set(unknown)) > 1
-        out.append("%s %s file operations without .owner%s. The core code "
-                   "that opens a file with such a table (chrdev_open(), "
+        out.append("%s %s of file operations without .owner%s. The core "
+                   "code that opens a file with such a table (chrdev_open(), "
                    "debugfs's full_proxy_open(), misc_open()) takes a "
                    "reference on the table's owner for as long as the file "
                    "is open; without .owner nothing keeps the module loaded "
                    "while one is open, and a call or the close after rmmod "
                    "reaches freed module memory." % (
-                       _names(unknown), "are" if many else "is",
-                       " too" if by_reader else ""))
+                       _names(unknown), "are tables" if many else
+                       "is a table", " too" if by_reader else ""))
         out.append("Set .owner = THIS_MODULE in %s, so that an open file "
                    "pins the module." % ("each" if many else "it"))
     return out

@@ -299,6 +299,16 @@ CFLAGS_b.o := -Iinclude/b-only
             self.assertEqual(names(result), ["mchar.c:74"])
 
 
+def one_module(d, option, line, name):
+    """d: a Kconfig with the tristate option (and its line), a Makefile
+    building name.o under it, name.c."""
+    write(os.path.join(d, "Kconfig"), "config %s\n\ttristate \"%s\"\n\t%s\n"
+          % (option, name, line))
+    write(os.path.join(d, "Makefile"), "obj-$(CONFIG_%s) += %s.o\n"
+          % (option, name))
+    write(os.path.join(d, "%s.c" % name), "int %s;\n" % name[0])
+
+
 class KdirTree:
     """A fake tree of KDIR's kernel version, and the front end's
     modules."""
@@ -822,12 +832,8 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
         with TempDir() as tmp:
             root, _ = self.same_kernel_tree(tmp)
             d = os.path.join(root, "arch", "arm64", "crypto")
-            write(os.path.join(d, "Kconfig"),
-                  "config FOO_NEON\n\ttristate \"neon\"\n"
-                  "\tdepends on KERNEL_MODE_NEON && ARM_ONLY\n")
-            write(os.path.join(d, "Makefile"),
-                  "obj-$(CONFIG_FOO_NEON) += neon.o\n")
-            write(os.path.join(d, "neon.c"), "int n;\n")
+            one_module(d, "FOO_NEON", "depends on KERNEL_MODE_NEON && "
+                       "ARM_ONLY", "neon")
             write(os.path.join(root, "arch", "arm64", "Kconfig"),
                   'source "arch/arm64/crypto/Kconfig"\n'
                   "config KERNEL_MODE_NEON\n\tdef_bool y\n")
@@ -854,8 +860,6 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             write(os.path.join(root, "arch", "x86", "Kconfig"),
                   "config KVM\n\ttristate \"kvm\"\n"
                   "\tselect KVM_X86_ONLY\n")
-            write(os.path.join(root, "arch", "arm64", "Kconfig"),
-                  "config KVM\n\tbool \"kvm\"\n")
             write(os.path.join(root, "arch", "riscv", "Kconfig"),
                   "config KVM\n\ttristate \"kvm\"\n"
                   "\tdepends on RISCV_SBI\n"
@@ -882,12 +886,8 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   "config RISCV_PROBE\n\ttristate \"probe\"\n"
                   "\tselect KPROBES\n")
             dd = os.path.join(root, "drivers", "gic")
-            write(os.path.join(dd, "Kconfig"),
-                  "config GIC_DRV\n\ttristate \"gic\"\n"
-                  "\tdepends on ARM64 || COMPILE_TEST\n")
-            write(os.path.join(dd, "Makefile"),
-                  "obj-$(CONFIG_GIC_DRV) += gic.o\n")
-            write(os.path.join(dd, "gic.c"), "int g;\n")
+            one_module(dd, "GIC_DRV", "depends on ARM64 || COMPILE_TEST",
+                       "gic")
             write(os.path.join(root, "arch", "riscv", "debug", "Makefile"),
                   "obj-$(CONFIG_RISCV_PROBE) += probe.o\n")
             write(os.path.join(root, "arch", "riscv", "debug", "probe.c"),

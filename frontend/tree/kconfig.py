@@ -326,15 +326,8 @@ class Kconfig:
         return bool(self.tree and mine) and "tristate" not in mine
 
     def file_arch(self, path):
-        """ARCH for a Kconfig file under arch/ARCH/ (um for arch/x86/um/),
-        else None (arch/Kconfig itself is every architecture's)."""
-        top = os.path.join(self.tree or "", "arch") + os.sep
-        if not self.tree or not path.startswith(top):
-            return None
-        parts = path[len(top):].split(os.sep)
-        if len(parts) > 2 and parts[1] == "um":
-            return "um"     # arch/x86/um/Kconfig: User-mode Linux reads it
-        return parts[0] if len(parts) > 1 else None
+        """ARCH for a Kconfig file under arch/ARCH/, else None."""
+        return arch_of(self.tree, path)
 
     def selects_for(self, sym, arch=None, forced=False):
         """What sym selects (only unconditionally, when forced) in the
@@ -390,6 +383,19 @@ class Kconfig:
         files = self.defined_in.get(sym)
         return bool(self.tree and files) and all(
             f.startswith(arch) and os.sep in f[len(arch):] for f in files)
+
+
+def arch_of(tree, path):
+    """ARCH when path lies under tree/arch/ARCH/ (um under
+    arch/SUBARCH/um/, which only User-mode Linux builds), else None:
+    arch/Kconfig itself is every architecture's."""
+    if not tree:
+        return None
+    rel = os.path.relpath(path, os.path.join(tree, "arch"))
+    parts = rel.split(os.sep)
+    if len(parts) > 2 and parts[1] == "um":
+        return "um"     # arch/x86/um/: User-mode Linux's part for x86
+    return parts[0] if len(parts) > 1 and parts[0] != ".." else None
 
 
 KSYM = re.compile(r"(!?)\s*\(*\s*([A-Za-z0-9_]+)")

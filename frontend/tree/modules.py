@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 
-from .kconfig import logical_lines, positive_symbols
+from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
@@ -327,18 +327,6 @@ class DirInfo:
         return os.path.normpath(os.path.join(self.dir, obj))
 
 
-def _arch_of(tree, path):
-    """ARCH when path lies under tree/arch/ARCH/ (um under
-    arch/SUBARCH/um/, which only User-mode Linux builds), else None."""
-    if not tree:
-        return None
-    rel = os.path.relpath(path, os.path.join(tree, "arch"))
-    parts = rel.split(os.sep)
-    if len(parts) > 2 and parts[1] == "um":
-        return "um"     # arch/x86/um/: User-mode Linux's part for x86
-    return parts[0] if len(parts) > 1 and parts[0] != ".." else None
-
-
 def tree_root(path):
     """The kernel source tree a path lies in, or None (out of tree)."""
     d = os.path.dirname(os.path.abspath(path))
@@ -535,7 +523,7 @@ class ModuleMap:
             members = self._members(a, info, comp)
         options = sorted(k for k in kinds | part_opts
                          if k.startswith("CONFIG_"))
-        reason = self._reason(kinds, part_opts, in_tree, _arch_of(
+        reason = self._reason(kinds, part_opts, in_tree, arch_of(
             self.kconfig.tree, path))
         return Placement(reason is None, modname.replace("-", "_"),
                          os.path.join(a, modname), members, reason, options,
@@ -666,7 +654,7 @@ class ModuleMap:
         # a file under arch/A/ is A's alone, whatever its options say
         # (arm64's crypto drivers depend on KERNEL_MODE_NEON, which arm
         # has too): its error is A's, not that of a last try as mips
-        own = _arch_of(kc.tree, os.path.abspath(path)) if path else None
+        own = arch_of(kc.tree, os.path.abspath(path)) if path else None
         if own and os.path.isdir(os.path.join(kc.tree, "arch", own)):
             return [] if own in native else [own]
         return out
@@ -691,7 +679,7 @@ class ModuleMap:
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
-        arch = _arch_of(kc.tree, path) if path else None
+        arch = arch_of(kc.tree, path) if path else None
         want = set()
         for o in placement.options:
             direct = kc.depends.get(o, set()) | kc.selects_for(o, arch)

@@ -649,7 +649,7 @@ static const struct kb_row *reader_on_path(const char *obj,
 static void report_pending(struct pending *p)
 {
 	const struct kb_row *r = reader_on_path(p->obj, p->owner_type);
-	char reader[2 * KEYLEN];
+	char reader[2 * KEYLEN], *alts;
 	const char *fn = strchr(p->where, ' ');
 	int file_len = (int)strcspn(p->where, ": ");
 
@@ -657,6 +657,11 @@ static void report_pending(struct pending *p)
 		finding_free(p->f);
 		return;
 	}
+	/* a pin the module holds on itself (track_selfheld.c) */
+	alts = selfheld_required(p->obj);
+	if (alts)
+		finding_requires(p->f, "%s", alts);
+	free(alts);
 	if (r)
 		snprintf(reader, sizeof(reader), "%s() in %s", r->c[2],
 			 r->c[3]);

@@ -182,6 +182,15 @@ void provide_unless_export_reaches(const char *fn, const char *key)
 	cond_key("provide_unless_export_reaches", fn, key);
 }
 
+/*
+ * @key holds unless the module's init function reaches @fn: what a call
+ * there does, the module does to itself before anyone can use it
+ */
+void provide_unless_init_reaches(const char *fn, const char *key)
+{
+	cond_key("provide_unless_init_reaches", fn, key);
+}
+
 /* ---- findings ---- */
 
 struct finding *finding_new(const char *rule, struct position pos,

@@ -6,7 +6,10 @@
  * scsi_host_template.module). Records
  *   owner_read: try_module_get()/__module_get() (fops_get() expands to
  *               try_module_get()) of T->member, directly, through a
- *               local, or through a conditional;
+ *               local, or through a conditional; "param" N when it
+ *               is the owner of what the function's parameter N points
+ *               to (get_filesystem(): a caller passing its object pins
+ *               that object's owner then and there);
  *   owner_copy: U->owner = T->owner (e.g. a NULL owner falling back to the
  *               driver's), so T matters when U does;
  *   owner_param: U->owner = a "struct module *" parameter of the function,
@@ -379,6 +382,21 @@ static void completion_use(struct walk_ctx *ctx, struct expression *call,
 	fact_end();
 }
 
+/* N when @e is "p->member" of the function's parameter N, else -1 */
+static int member_of_param(struct walk_ctx *ctx, struct expression *e)
+{
+	struct symbol *p;
+
+	e = strip_expr(e);
+	if (!ctx->fn || !e || e->type != EXPR_PREOP || e->op != '*')
+		return -1;
+	e = strip_expr(e->unop);
+	if (e && e->type == EXPR_BINOP && e->op == '+')
+		e = strip_expr(e->left);
+	p = expr_symbol(e);
+	return p ? param_index(ctx->fn, p) : -1;
+}
+
 static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		    struct symbol *callee)
 {
@@ -427,6 +445,9 @@ static void kb_call(struct walk_ctx *ctx, struct expression *call,
 		fact_str("member", id_str(types[i]->ident));
 		fact_str("how", name);
 		fact_str("fn", ctx->fn ? sym_name(ctx->fn) : NULL);
+		if (n == 1 && strcmp(name, "module_put"))
+			fact_int("param", member_of_param(ctx,
+					first_expression(call->args)));
 		fact_pos(call->pos);
 		fact_end();
 	}

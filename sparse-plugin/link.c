@@ -12,8 +12,9 @@
  * the call graph (graph.c): "provide_if_reached" when the exit function
  * reaches a function, "provide_if_may_reach" when it may run before the
  * unload, "provide_unless_exported" unless an exported function reaches
- * it (or, in a module that exports anything, unless its init does), and
- * "exit-reaches:FN" for each function the exit path reaches.
+ * it (or, in a module that exports anything, unless its init does),
+ * "provide_unless_init_reaches" unless the init function reaches it,
+ * and "exit-reaches:FN" for each function the exit path reaches.
  * "path_to" names the function whose exit path fills %PATH%. Of a
  * file's standing candidates of one rule with the same "once" (the arms
  * of one timer), the first is reported. A file that did not parse
@@ -83,7 +84,7 @@ static int has_key(const struct linker *l, const char *key)
 	return strmap_get(&l->keys, key) != NULL;
 }
 
-/* "a|b|c": one of them is provided. */
+/* "a|b|!c": a or b is provided, or c is not. */
 static int any_provided(const struct linker *l, const char *alts)
 {
 	const char *p = alts, *bar;
@@ -97,7 +98,8 @@ static int any_provided(const struct linker *l, const char *alts)
 		if (n < sizeof(buf)) {
 			memcpy(buf, p, n);
 			buf[n] = 0;
-			if (has_key(l, buf))
+			if (buf[0] == '!' ? !has_key(l, buf + 1) :
+			    has_key(l, buf))
 				return 1;
 		}
 		if (!bar)
@@ -416,6 +418,7 @@ void link_decide(const struct factset *set, enum link_scope scope,
 	cond_keys(&l, "provide_if_may_reach", may, 1);
 	own_keys(&l, exports, init);
 	cond_keys(&l, "provide_unless_export_reaches", exports, 0);
+	cond_keys(&l, "provide_unless_init_reaches", init, 0);
 	for (i = 0; i < reach_count(exit); i++) {
 		char *k;
 		size_t n = strlen(reach_fn(exit, i)) + 16;
@@ -534,6 +537,8 @@ static void check_key(const char *key, int alts)
 
 	for (; key; key = end ? end + 1 : NULL) {
 		end = alts ? strchr(key, '|') : NULL;
+		if (alts && *key == '!')
+			key++;	/* "!a": a not provided */
 		len = end ? (size_t)(end - key) : strlen(key);
 		if (key_prefix(key, len))
 			continue;

@@ -187,6 +187,9 @@ void provide_if_reached(const char *fn, const char *key);
 void provide_if_may_reach(const char *fn, const char *key);
 void provide_unless_exported(const char *fn, const char *key);
 void provide_unless_export_reaches(const char *fn, const char *key);
+void provide_unless_init_reaches(const char *fn, const char *key);
+/* track_selfheld.c: what a missing-owner candidate of @obj requires */
+char *selfheld_required(const char *obj);
 
 /* A candidate finding; its strings are its own (no fixed buffers). */
 struct finding {

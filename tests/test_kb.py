@@ -509,6 +509,107 @@ module_exit(skdrv_exit);
 MODULE_LICENSE("GPL");
 """
 
+# a mount that pins its filesystem type's owner as it runs, three files
+# and two static steps away from the pin (kern_mount() -> ... ->
+# get_filesystem()), beside a lookup by name and a registration
+PX_TYPE = "struct px_type { const char *name; struct module *owner; " \
+    "struct px_type *next; };\n"
+PX_FILES = {
+    "fs/px/filesystems.c": """\
+#include <linux/module.h>
+#include <linux/export.h>
+#include <linux/string.h>
+""" + PX_TYPE + """\
+static struct px_type *px_types;
+
+struct px_type *get_px(struct px_type *t)
+{
+	__module_get(t->owner);
+	return t;
+}
+
+struct px_type *px_lookup(const char *name)
+{
+	struct px_type *t;
+
+	for (t = px_types; t; t = t->next)
+		if (!strcmp(t->name, name) && try_module_get(t->owner))
+			return t;
+	return NULL;
+}
+EXPORT_SYMBOL(px_lookup);
+
+int px_register(struct px_type *t)
+{
+	t->next = px_types;
+	px_types = t;
+	return 0;
+}
+EXPORT_SYMBOL(px_register);
+""",
+    "fs/px/context.c": """\
+#include <linux/module.h>
+#include <linux/export.h>
+""" + PX_TYPE + """\
+struct px_type *get_px(struct px_type *t);
+
+static void *alloc_px_ctx(struct px_type *t, int flags)
+{
+	return flags ? get_px(t) : NULL;
+}
+
+void *px_ctx_for_mount(struct px_type *t)
+{
+	return alloc_px_ctx(t, 1);
+}
+EXPORT_SYMBOL(px_ctx_for_mount);
+""",
+    "fs/px/namespace.c": """\
+#include <linux/module.h>
+#include <linux/export.h>
+""" + PX_TYPE + """\
+struct px_mount;
+void *px_ctx_for_mount(struct px_type *t);
+
+struct px_mount *px_kern_mount(struct px_type *t)
+{
+	return px_ctx_for_mount(t);
+}
+EXPORT_SYMBOL(px_kern_mount);
+""",
+    "drivers/px/pxdrv.c": """\
+#include <linux/module.h>
+""" + PX_TYPE + """\
+struct px_mount *px_kern_mount(struct px_type *t);
+void px_kern_unmount(struct px_mount *mnt);
+
+static struct px_mount *pxdrv_mnt;
+static struct px_type pxdrv_type = { .name = "pxdrv" };
+
+static int __init pxdrv_mount(void)
+{
+	pxdrv_mnt = px_kern_mount(&pxdrv_type);
+	return 0;
+}
+
+static int __init pxdrv_init(void)
+{
+	return pxdrv_mount();
+}
+
+static void __exit pxdrv_exit(void)
+{
+	px_kern_unmount(pxdrv_mnt);
+}
+
+module_init(pxdrv_init);
+module_exit(pxdrv_exit);
+MODULE_LICENSE("GPL");
+""",
+    "drivers/px/Kbuild": "obj-m += pxdrv.o\n",
+}
+
+
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
     @rule if given, sorted."""
@@ -825,6 +926,65 @@ EXPORT_SYMBOL(act_register);
                              res.stderr)
             self.assertIn("'my_ops' (struct sk_ops)", res.stdout)
             self.assertIn("'my_cell' (struct cell)", res.stdout)
+
+    def test_pins_at_call(self):
+        """An exported function that pins the owner of what its caller
+        passes, through the functions it hands the parameter to in other
+        files, has a pins-at-call: row; a lookup by name and a
+        registration have none. A module whose only use of its object is
+        such a call from its init, whose result its exit releases, pins
+        itself: no missing-owner then; one at the object's line without
+        the rows, or when the exit keeps the mount (logs it; another
+        file releases a variable of the same name)."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            for name, text in PX_FILES.items():
+                write(os.path.join(tree, name), text)
+            out, rows = self.knowledge(tree, tmp, "pins-at-call:")
+            self.assertEqual(rows, [
+                ["pins-at-call:px_ctx_for_mount:0", "struct px_type",
+                 "fs/px/filesystems.c:9 get_px()"],
+                ["pins-at-call:px_kern_mount:0", "struct px_type",
+                 "fs/px/filesystems.c:9 get_px()"]])
+            drv = os.path.join(tree, "drivers", "px", "pxdrv.c")
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(res.stdout, "", res.stderr)
+            with open(out) as f:
+                text = f.read()
+            bare = os.path.join(tmp, "bare.tsv")
+            write(bare, "".join(ln + "\n" for ln in text.splitlines()
+                                if not ln.startswith("pins-at-call:")))
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=bare))
+            self.assertEqual(warned_at(res.stdout, "missing-owner"),
+                             ["pxdrv.c:7:23"], res.stderr)
+            # the exit only logs the mount; another file of the module
+            # releases a variable of the same name
+            with open(drv) as f:
+                kept = f.read().replace(
+                    "\tpx_kern_unmount(pxdrv_mnt);\n",
+                    '\tpr_info("mnt %p\\n", pxdrv_mnt);\n\tother_exit();\n')
+            self.assertIn("other_exit();", kept)
+            write(drv, "void other_exit(void);\n" + kept)
+            write(os.path.join(tree, "drivers", "px", "other.c"), """\
+struct px_mount;
+void px_kern_unmount(struct px_mount *mnt);
+static struct px_mount *pxdrv_mnt;
+
+void other_exit(void)
+{
+	px_kern_unmount(pxdrv_mnt);
+}
+""")
+            write(os.path.join(tree, "drivers", "px", "Kbuild"),
+                  "obj-m += pxmod.o\npxmod-objs := pxdrv.o other.o\n")
+            cmd = [MODLIFE, "scan", "--no-cocci", *cold(),
+                   os.path.dirname(drv)]
+            res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(warned_at(res.stdout, "missing-owner"),
+                             ["pxdrv.c:8:23"], res.stderr)
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

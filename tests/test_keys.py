@@ -27,11 +27,13 @@ GEN = os.path.join(ROOT, "scripts", "gen_keys_doc.py")
 # row tags, what the may graph's facts name; sparse's "error:"
 NOT_KEYS = {"obj", "var", "devs-of", "stops", "barrier", "registers",
             "merge", "owner-member", "user-wait", "wq", "wq-local", "thread",
-            "error", "fills", "fallback", "param"}
+            "error", "fills", "fallback", "param", "pins-at-call"}
 # the calls that take keys, and which of their arguments are keys
 KEY_CALLS = {"provide": (0,), "implies": (0, 1), "provide_if_reached": (1,),
              "provide_if_may_reach": (1,), "provide_unless_exported": (1,),
-             "provide_unless_export_reaches": (1,), "finding_unless": (1,),
+             "provide_unless_export_reaches": (1,),
+             "provide_unless_init_reaches": (1,),
+             "finding_unless": (1,),
              "finding_requires": (1,), "provide_both": (0,),
              "reached_both": (1,), "stop_at": (1,), "unless_type": (1,)}
 TOKENS = re.compile(r'/\*.*?\*/|//[^\n]*|\'(?:\\.|[^\\\'])*\'|'

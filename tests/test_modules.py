@@ -257,7 +257,7 @@ ccflags-y += -I$(src)/include -I $(LOCAL_INC) -I$(UNDEFINED)/x
 ccflags-y += '-DTAG="foo: "' -DPLAIN=1
 ccflags-$(CONFIG_OFF) += -DNEVER
 ccflags-$(CONFIG_ON) += -DALWAYS
-CFLAGS_b.o := -Iinclude/b-only
+CFLAGS_b.o := -Iinclude/b-only -O0 -fno-stack-protector
 """
         with TempDir() as tmp:
             root, d, mm = self.tree(
@@ -278,6 +278,12 @@ CFLAGS_b.o := -Iinclude/b-only
             self.assertNotIn("-I" + os.path.join(root, "include", "b-only"),
                              a)
             self.assertIn("-I" + os.path.join(root, "include", "b-only"), b)
+            # an optimization level decides __OPTIMIZE__ (jitterentropy.c
+            # stops with #error unless built -O0); other options are not
+            # the parse's
+            self.assertIn("-O0", b)
+            self.assertNotIn("-O0", a)
+            self.assertNotIn("-fno-stack-protector", b)
 
     def test_scan_applies_the_include_path_of_ccflags(self):
         """A module whose header is found only through ccflags-y parses."""

@@ -82,7 +82,7 @@ def _condition(config, kw, arg):
 
 
 def _flag_words(text, root):
-    """The -I/-D/-U/-include flags of an expanded ccflags value; words
+    """The -I/-D/-U/-include/-O flags of an expanded ccflags value; words
     still holding an unknown make variable are dropped."""
     try:
         words = shlex.split(text)   # make hands the flags to a shell
@@ -100,6 +100,10 @@ def _flag_words(text, root):
         elif w.startswith(("-D", "-U")):
             if "$(" not in w:
                 out.append(w)
+            continue
+        elif re.fullmatch(r"-O[0-3sgz]?", w):
+            # the level decides __OPTIMIZE__ (jitterentropy.c wants -O0)
+            out.append(w)
             continue
         else:
             continue

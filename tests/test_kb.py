@@ -610,6 +610,16 @@ MODULE_LICENSE("GPL");
 }
 
 
+def without_rows(kb, tmp, prefix):
+    """A copy of knowledge file kb in tmp without the rows of prefix."""
+    with open(kb) as f:
+        text = f.read()
+    bare = os.path.join(tmp, "bare.tsv")
+    write(bare, "".join(ln + "\n" for ln in text.splitlines()
+                        if not ln.startswith(prefix)))
+    return bare
+
+
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
     @rule if given, sorted."""
@@ -915,11 +925,7 @@ EXPORT_SYMBOL(act_register);
             cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(res.stdout, "", res.stderr)
-            with open(out) as f:
-                text = f.read()
-            bare = os.path.join(tmp, "bare.tsv")
-            write(bare, "".join(ln + "\n" for ln in text.splitlines()
-                                if not ln.startswith("fills:")))
+            bare = without_rows(out, tmp, "fills:")
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=bare))
             self.assertEqual(warned_at(res.stdout), ["skdrv.c:15:22",
                                                      "skdrv.c:17:20"],
@@ -952,11 +958,7 @@ EXPORT_SYMBOL(act_register);
             cmd = [MODLIFE, "scan", "--no-cocci", *cold(), drv]
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(res.stdout, "", res.stderr)
-            with open(out) as f:
-                text = f.read()
-            bare = os.path.join(tmp, "bare.tsv")
-            write(bare, "".join(ln + "\n" for ln in text.splitlines()
-                                if not ln.startswith("pins-at-call:")))
+            bare = without_rows(out, tmp, "pins-at-call:")
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=bare))
             self.assertEqual(warned_at(res.stdout, "missing-owner"),
                              ["pxdrv.c:7:23"], res.stderr)

@@ -771,19 +771,12 @@ def _register_helpers(per_file):
             not any(fnmatch.fnmatchcase(n, k) for k in known)}
 
 
-def _fill_helpers(per_file, fill_facts):
-    """{(exported fn, parameter): {(path, src, where)}}: the owners a
-    function fills in for its caller (owner_fill facts), also through
-    the functions it hands the parameter to (mtd_device_parse_register()
-    -> mtd_set_dev_defaults()); an owner from the callee's own
-    parameter is followed only where the caller passes it directly."""
-    fills, exported = {}, set()
-    for i, fn, param, path, src, where in fill_facts:
-        p = per_file[i]
-        defs = {} if p[8] else p[3]
-        fills.setdefault((_node(i, defs, fn), param), set()).add(
-            ("" if path == "-" else path, src, where))
-    edges = []
+def _param_edges(per_file):
+    """(exported functions, [((fn node, param), (callee node, arg),
+    path, type)]): the functions every module can call (a header's
+    inline ones too), and each pointer parameter, or a member of what it
+    points to (path), handed to a call (kparam facts)."""
+    exported, edges = set(), []
     for i, p in enumerate(per_file):
         exported |= set(p[1])
         defs = p[3]
@@ -792,11 +785,28 @@ def _fill_helpers(per_file, fill_facts):
             defs = {}
         for x in p[5]:
             edges.append(((_node(i, defs, x["from"]), x["param"]),
-                          (_node(i, defs, x["to"]), x["arg"]), x["path"]))
+                          (_node(i, defs, x["to"]), x["arg"]), x["path"],
+                          x["type"]))
+    return exported, edges
+
+
+def _fill_helpers(per_file, fill_facts):
+    """{(exported fn, parameter): {(path, src, where)}}: the owners a
+    function fills in for its caller (owner_fill facts), also through
+    the functions it hands the parameter to (mtd_device_parse_register()
+    -> mtd_set_dev_defaults()); an owner from the callee's own
+    parameter is followed only where the caller passes it directly."""
+    fills = {}
+    for i, fn, param, path, src, where in fill_facts:
+        p = per_file[i]
+        defs = {} if p[8] else p[3]
+        fills.setdefault((_node(i, defs, fn), param), set()).add(
+            ("" if path == "-" else path, src, where))
+    exported, edges = _param_edges(per_file)
     changed = True
     while changed:
         changed = False
-        for src, dst, path in edges:
+        for src, dst, path, _ in edges:
             for dpath, how, where in sorted(fills.get(dst, ())):
                 if how.startswith("param:"):
                     continue
@@ -822,29 +832,18 @@ def _pin_helpers(per_file, pin_facts):
     several reads are reached, the first in file order is named, however
     the files' checks finished. names: the functions on such chains that
     other files can call (later rounds look for their callers)."""
-    pins, exported = {}, set()
+    pins = {}
     for i, fn, param, stype, where in pin_facts:
         p = per_file[i]
         defs = {} if p[8] else p[3]
         node = (_node(i, defs, fn), param)
         pins[node] = min(pins.get(node, (stype, where)), (stype, where))
-    edges = []
-    for i, p in enumerate(per_file):
-        exported |= set(p[1])
-        defs = p[3]
-        if p[8]:
-            exported |= set(p[3])
-            defs = {}
-        for x in p[5]:
-            if x["path"] == "":
-                edges.append(((_node(i, defs, x["from"]), x["param"]),
-                              (_node(i, defs, x["to"]), x["arg"]),
-                              x["type"]))
+    exported, edges = _param_edges(per_file)
     changed = True
     while changed:
         changed = False
-        for src, dst, stype in edges:
-            if dst in pins and pins[dst][0] == stype and (
+        for src, dst, path, stype in edges:
+            if path == "" and dst in pins and pins[dst][0] == stype and (
                     src not in pins or pins[dst] < pins[src]):
                 pins[src] = pins[dst]
                 changed = True

@@ -120,8 +120,11 @@ def qemu():
         raise ProveError("qemu-system-x86_64 missing: install Debian's "
                          "qemu-system-x86 (as root: apt-get install "
                          "qemu-system-x86)")
+    # another prove (a parallel test run) may be installing it: wait for
+    # dpkg's lock rather than fail on it
     res = run(["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                "qemu-system-x86"], timeout=1800)
+               "-o", "DPkg::Lock::Timeout=1500", "qemu-system-x86"],
+              timeout=1800)
     found = shutil.which("qemu-system-x86_64")
     if res.returncode or not found:
         raise ProveError("cannot install qemu-system-x86: %s" % (

@@ -69,6 +69,16 @@ def mach_types(tree):
     return "\n".join(out) + "\n"
 
 
+# headers a host program makes from a file beside the source that
+# includes them: the header's name, and its maker (directory, stem)
+_BESIDE = (
+    (re.compile(r"(\w+)_reg_safe\.h"),
+     lambda d, stem: reg_safe(os.path.join(d, "reg_srcs", stem))),
+    (re.compile(r"(\w+)\.asn1\.h"),
+     lambda d, stem: asn1_header(os.path.join(d, stem + ".asn1"), stem)),
+)
+
+
 def make(tree, source, header):
     """The text of a generated header a file includes, or None."""
     if header == "asm/mach-types.h" and tree:
@@ -77,16 +87,9 @@ def make(tree, source, header):
         return um_user_constants(tree)
     if "/" in header or header.startswith("."):
         return None
-    m = re.fullmatch(r"(\w+)_reg_safe\.h", header)
-    if m:
-        text = reg_safe(os.path.join(os.path.dirname(source), "reg_srcs",
-                                     m.group(1)))
-        if text is not None:
-            return text
-    m = re.fullmatch(r"(\w+)\.asn1\.h", header)
-    if m:
-        text = asn1_header(os.path.join(os.path.dirname(source),
-                                        m.group(1) + ".asn1"), m.group(1))
+    for pattern, maker in _BESIDE:
+        m = pattern.fullmatch(header)
+        text = maker(os.path.dirname(source), m.group(1)) if m else None
         if text is not None:
             return text
     shipped = os.path.join(os.path.dirname(source), header + "_shipped")

@@ -7,9 +7,9 @@ import os
 import re
 import unittest
 
-from util import (CORPUS, KB, MODLIFE, SPARSE, TempDir, copy_module,
-                  corpus_options, expected, kbuild, kdir, run, skipped,
-                  write)
+from util import (CORPUS, KB, KEPT_BUILDS, MODLIFE, SPARSE, TempDir,
+                  copy_module, corpus_options, expected, kbuild, kdir,
+                  kept_build_dir, lock_build_dir, run, skipped, write)
 
 WARN = re.compile(r"^(\S+?):(\d+):(\d+): warning: .* \[modlife-([a-z-]+)\]$")
 
@@ -77,16 +77,25 @@ class KbuildCheckTest(unittest.TestCase):
     def test_waits_and_passed_callbacks_under_kbuild(self):
         """The decision on one file's facts under kbuild runs what a wait
         lets run and what a call is handed, as on a module's: the traps
-        are silent, and a flush of another work still reports."""
-        flag = " --modlife-experimental"
-        for trap in ("trap-work-flushed-teardown", "trap-timer-kthread-tail",
-                     "trap-work-foreach-callback", "trap-work-oneshot-wq",
-                     "trap-timer-union-member"):
-            got, out = self.check(trap, extra=flag)
-            self.assertEqual(got, [], trap + out[-2000:])
-        got, out = self.check("work-flush-other-bug", extra=flag)
-        self.assertEqual([g.rsplit(":", 1)[1] for g in got],
-                         ["exit-pending-work"], out[-2000:])
+        are silent, and a flush of another work still reports (one
+        kbuild run, each module a subdirectory)."""
+        mods = ("trap-work-flushed-teardown", "trap-timer-kthread-tail",
+                "trap-work-foreach-callback", "trap-work-oneshot-wq",
+                "trap-timer-union-member", "work-flush-other-bug")
+        with TempDir() as tmp:
+            for m in mods:
+                copy_module(m, tmp)
+            write(os.path.join(tmp, "Kbuild"), "".join(
+                "obj-y += %s/\n" % m for m in mods))
+            res = kbuild(tmp, "C=2", "CHECK=%s --modlife-kb=%s "
+                         "--modlife-experimental" % (SPARSE, KB))
+            out = res.stdout + res.stderr
+            self.assertEqual(res.returncode, 0, out[-2000:])
+            self.assertNotIn(": error:", out)
+            self.assertEqual([(g.split("/")[0], g.rsplit(":", 1)[1])
+                              for g in findings(out, tmp)],
+                             [("work-flush-other-bug", "exit-pending-work")],
+                             out[-2000:])
 
     def test_experimental_rules_are_off_under_kbuild_and_link(self):
         """The experimental set comes from kb/rules.tsv for both: kbuild
@@ -188,29 +197,31 @@ def _corpus_modules():
 class CorpusBuildsTest(unittest.TestCase):
     """One kbuild run over every corpus module (as subdirectories; bug
     and fixed twins share module names, so only the objects are
-    checked, not the .ko link), with modlife-sparse as the checker."""
+    checked, not the .ko link), with modlife-sparse as the checker. The
+    build tree is kept between runs (kept_build_dir()): gcc compiles
+    again only what changed, under -Werror, so a file with a warning
+    never leaves an object behind and is compiled (and fails) again;
+    C=2 runs the checker on every file each time."""
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = TempDir().__enter__()
+        cls.lock = lock_build_dir("corpus")
         cls.mods = _corpus_modules()
-        for m in cls.mods:
-            copy_module(m, cls.tmp)
-        write(os.path.join(cls.tmp, "Kbuild"),
-              "".join("obj-y += %s/\n" % m for m in cls.mods))
+        cls.tmp = kept_build_dir("corpus", cls.mods)
         # the corpus's own options on, as modules (a bool one stays off:
         # it is never a module, and SKIPPED says so)
+        opts = [o + " -Werror" if o.startswith("KCFLAGS=") else o
+                for o in corpus_options()]
         res = run(["make", "-j2", "-C", kdir(), "M=" + cls.tmp, "C=2",
                    "CHECK=%s --modlife-kb=%s --modlife-experimental "
                    "--modlife-facts=auto" % (SPARSE, KB)] +
-                  corpus_options() + ["modules"])
+                  opts + ["modules"])
         cls.rc = res.returncode
         cls.out = res.stdout + res.stderr
 
     @classmethod
     def tearDownClass(cls):
-        import shutil
-        shutil.rmtree(cls.tmp, ignore_errors=True)
+        cls.lock.close()
 
     def test_every_corpus_module_compiles_without_warnings(self):
         """The corpus is real driver code: gcc with kbuild's flags
@@ -231,9 +242,10 @@ class CorpusBuildsTest(unittest.TestCase):
         """Parity: for a one-file module, make C=2 CHECK=modlife-sparse
         prints exactly the findings (file, line, rule) of modlife scan
         (its EXPECTED, which test_corpus checks against scan); for any
-        module, modlife link over the facts kbuild left does. One file
-        alone cannot see another file's keys, so a module of several
-        files is decided by the link step."""
+        module, modlife link over the facts kbuild left does (one link
+        run over the tree decides each module on its own facts). One
+        file alone cannot see another file's keys, so a module of
+        several files is decided by the link step."""
         printed = {}
         for ln in modlife_lines(self.out):
             m = WARN.match(ln)
@@ -242,27 +254,37 @@ class CorpusBuildsTest(unittest.TestCase):
             mod, path = rel.split(os.sep, 1)
             printed.setdefault(mod, []).append(
                 "%s:%s:%s" % (path, m.group(2), m.group(4)))
-        single = 0
+        res = run([MODLIFE, "link", "--rules", "all", "--format", "json",
+                   self.tmp], cwd=self.tmp)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        result = json.loads(res.stdout)
+        self.assertEqual(result["errors"], [])
+        linked = {}
+        for f in result["findings"]:
+            mod, path = os.path.relpath(os.path.join(self.tmp, f["file"]),
+                                        self.tmp).split(os.sep, 1)
+            linked.setdefault(mod, []).append(
+                "%s:%d:%s" % (path, f["line"], f["rule"]))
+        single = never = 0
         for mod in self.mods:
             want = expected(os.path.join(CORPUS, mod))
             d = os.path.join(self.tmp, mod)
-            res = run([MODLIFE, "link", "--rules", "all", "--format",
-                       "json", d])
             if skipped(os.path.join(CORPUS, mod)):
                 # nothing of it is built: no facts to link
-                self.assertEqual(res.returncode, 2, mod + res.stderr)
-                self.assertIn("no facts files", res.stderr)
+                if not never:
+                    res = run([MODLIFE, "link", d])
+                    self.assertEqual(res.returncode, 2, mod + res.stderr)
+                    self.assertIn("no facts files", res.stderr)
+                never += 1
+                self.assertEqual(linked.get(mod, []), [], mod)
                 continue
-            got = ["%s:%d:%s" % (os.path.relpath(f["file"], d), f["line"],
-                                 f["rule"])
-                   for f in json.loads(res.stdout)["findings"]]
-            self.assertEqual(sorted(got), want, mod + res.stderr)
-            self.assertEqual(res.returncode, 1 if want else 0, mod)
+            self.assertEqual(sorted(linked.get(mod, [])), want, mod)
             if len([c for c in os.listdir(os.path.join(CORPUS, mod))
                     if c.endswith(".c")]) == 1:
                 single += 1
                 self.assertEqual(sorted(printed.get(mod, [])), want, mod)
         self.assertGreater(single, 80)
+        self.assertGreater(never, 0)
 
 
 class CocciFixturesBuildTest(unittest.TestCase):
@@ -273,8 +295,11 @@ class CocciFixturesBuildTest(unittest.TestCase):
                           "cocci", "kbuild.sh")
 
     def test_fixtures_and_results_compile(self):
-        res = run(["sh", self.SCRIPT], env=dict(os.environ, WERROR="1",
-                                                KDIR=kdir()))
+        # in a build tree kept between runs: gcc compiles what changed
+        with lock_build_dir("cocci-fixtures"):
+            keep = os.path.join(KEPT_BUILDS, "cocci-fixtures")
+            res = run(["sh", self.SCRIPT], env=dict(
+                os.environ, WERROR="1", KDIR=kdir(), KEEP=keep))
         self.assertEqual(res.returncode, 0, res.stdout[-3000:])
         m = re.search(r"^(\d+) built, 0 failed$", res.stdout, re.M)
         self.assertIsNotNone(m, res.stdout[-500:])

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Shared helpers of the tests: run modlife, copy corpus modules, kbuild."""
+import hashlib
 import json
 import multiprocessing.util
 import os
@@ -100,6 +101,71 @@ def copy_module(name, dest):
     target = os.path.join(dest, name)
     shutil.copytree(os.path.join(CORPUS, name), target)
     return target
+
+
+def _tree_digest(path):
+    """A digest of every file's name and bytes under path."""
+    h = hashlib.sha256()
+    for top, dirs, files in sorted(os.walk(path)):
+        dirs.sort()
+        for name in sorted(files):
+            p = os.path.join(top, name)
+            h.update(os.path.relpath(p, path).encode() + b"\0")
+            with open(p, "rb") as f:
+                h.update(f.read() + b"\0")
+    return h.hexdigest()
+
+
+KEPT_BUILDS = os.path.join(ROOT, "build", "test-kbuild")
+
+
+def kept_build_dir(name, modules):
+    """build/test-kbuild/NAME, holding a copy of each corpus module of
+    modules and a Kbuild that descends into them all, kept between runs
+    as a developer's build tree is: a module whose files changed is
+    copied afresh (kbuild then compiles it again), the others keep their
+    objects, so gcc runs only for what changed; kbuild's own .cmd files
+    rebuild what a changed header or flag touches. Facts files are
+    removed: each run's checker writes its own. The caller holds
+    lock_build_dir() while it builds."""
+    base = os.path.join(KEPT_BUILDS, name)
+    os.makedirs(base, exist_ok=True)
+    for d in os.listdir(base):
+        if d not in modules and d != "Kbuild" and \
+                os.path.isdir(os.path.join(base, d)):
+            shutil.rmtree(os.path.join(base, d))
+    for m in modules:
+        stamp = _tree_digest(os.path.join(CORPUS, m))
+        target = os.path.join(base, m)
+        mark = os.path.join(base, ".%s.src" % m)
+        try:
+            with open(mark) as f:
+                same = f.read() == stamp and os.path.isdir(target)
+        except OSError:
+            same = False
+        if not same:
+            shutil.rmtree(target, ignore_errors=True)
+            copy_module(m, base)
+            write(mark, stamp)
+    for top, _, files in os.walk(base):
+        for f in files:
+            if f.endswith(".o.modlife"):
+                os.unlink(os.path.join(top, f))
+    kb = "".join("obj-y += %s/\n" % m for m in modules)
+    path = os.path.join(base, "Kbuild")
+    if not os.path.isfile(path) or open(path).read() != kb:
+        write(path, kb)
+    return base
+
+
+def lock_build_dir(name):
+    """An exclusive lock on build/test-kbuild/NAME for two runs of the
+    tests at once; closing the returned file releases it."""
+    import fcntl
+    os.makedirs(KEPT_BUILDS, exist_ok=True)
+    f = open(os.path.join(KEPT_BUILDS, name + ".lock"), "w")
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f
 
 
 def kbuild(module_dir, *extra):

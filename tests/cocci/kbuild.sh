@@ -10,7 +10,10 @@
 #                                          static_object, empty_release and
 #                                          unregister_wait_in_exit)
 # Environment: KDIR (default: the newest /usr/src/linux-headers-*-amd64),
-#              WERROR=1 to also fail on compiler warnings, JOBS (2).
+#              WERROR=1 to also fail on compiler warnings (gcc -Werror),
+#              JOBS (2), KEEP=DIR to build in DIR and keep it: a file that
+#              did not change is not compiled again (under WERROR=1 an
+#              object is only left by a warning-free compile).
 
 set -u
 
@@ -24,14 +27,19 @@ if [ $# -eq 0 ]; then
 		2>/dev/null)
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-kbuild.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP/m" && tmp=$(cd "$KEEP" && pwd) || exit 2
+else
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/cocci-kbuild.XXXXXX") || exit 2
+	trap 'rm -rf "$tmp"' EXIT
+	mkdir "$tmp/m" || exit 2
+fi
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # one kbuild run: every fixture an object of its own ("x.res" becomes
-# "x_res.c"); objects only, as a fixture may call an API of another module
-mkdir "$tmp/m" || exit 2
+# "x_res.c"); objects only, as a fixture may call an API of another module.
+# A copy that did not change keeps its time, so kbuild keeps its object.
 objs=
 for f in "$@"; do
 	case $f in
@@ -39,12 +47,14 @@ for f in "$@"; do
 	*) [ -f "$f" ] && src=$f || src=$here/$f ;;
 	esac
 	obj=$(basename "$f" | sed 's/\.c$//; s/\.res$/_res/')
-	cp "$src" "$tmp/m/$obj.c" || exit 2
+	cmp -s "$src" "$tmp/m/$obj.c" || cp "$src" "$tmp/m/$obj.c" || exit 2
 	objs="$objs $obj.o"
 done
 echo "obj-m += $objs" >"$tmp/m/Kbuild"
+werror=
+[ "${WERROR:-0}" = 0 ] || werror=KCFLAGS=-Werror
 # shellcheck disable=SC2086 # one word per object
-make -C "$KDIR" M="$tmp/m" -j"${JOBS:-2}" $objs >"$tmp/log" 2>&1
+make -k -C "$KDIR" M="$tmp/m" -j"${JOBS:-2}" $werror $objs >"$tmp/log" 2>&1
 
 pass=0
 fail=0
@@ -52,6 +62,7 @@ for f in "$@"; do
 	name=$(basename "$f")
 	obj=$(echo "$name" | sed 's/\.c$//; s/\.res$/_res/')
 	w=$(grep -c "/$obj\.c:[0-9]*:[0-9]*: warning:" "$tmp/log")
+	[ -z "$werror" ] || w=$(grep -c "/$obj\.c:[0-9]*:[0-9]*: error:" "$tmp/log")
 	if [ -f "$tmp/m/$obj.o" ] && { [ "${WERROR:-0}" = 0 ] || [ "$w" -eq 0 ]; }; then
 		pass=$((pass + 1))
 		echo "ok - $name builds ($w warnings)"

@@ -170,6 +170,11 @@ def same_python():
 
 def main(argv):
     same_python()
+    # the tests start the front end hundreds of times: compiling its
+    # modules anew each time (PYTHONDONTWRITEBYTECODE) costs a tenth of
+    # a second a run; the bytecode goes to __pycache__ beside them
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
     args = argv[1:]
     jobs = 1
     if args[:1] == ["-j"] and len(args) > 1 and args[1].isdigit():

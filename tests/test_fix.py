@@ -9,7 +9,8 @@ import subprocess
 import sys
 import unittest
 
-from util import cold, MODLIFE, ROOT, TempDir, copy_module, kbuild, scan
+from util import (cold, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir,
+                  run, scan)
 
 SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
 
@@ -37,23 +38,54 @@ def apply_all(d):
                 raise AssertionError("spatch %s %s: %s" % (s, c, res.stderr))
 
 
+FIXED_BUGS = ("misc-char-bug", "cdev-bug", "blk-bug", "static-pdev-bug",
+              "static-kobj-bug", "timer-bug", "rcu-bug",
+              "empty-release-library-bug")
+
+
 class FixTest(unittest.TestCase):
-    def fix_and_check(self, module):
-        with TempDir() as tmp:
-            d = copy_module(module, tmp)
+    """Each bug fixed in a copy; the copies (module names differ) built
+    by one kbuild run, each a subdirectory."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = TempDir().__enter__()
+        cls.runs = {}
+        for m in FIXED_BUGS:
+            d = copy_module(m, cls.tmp)
             before = snapshot(d)
-            rc, result, _ = scan([d])
-            self.assertEqual(rc, 1)
+            rc, _, _ = scan([d])
             apply_all(d)
-            after = snapshot(d)
-            self.assertNotEqual(before, after, "the fix changed nothing")
-            res = kbuild(d)
-            self.assertEqual(res.returncode, 0, res.stderr[-2000:])
-            rc, result, err = scan([d])
-            self.assertEqual((rc, result["findings"]), (0, []), err)
+            cls.runs[m] = {"scan": rc, "before": before,
+                           "after": snapshot(d)}
+        with open(os.path.join(cls.tmp, "Kbuild"), "w") as f:
+            f.write("".join("obj-y += %s/\n" % m for m in FIXED_BUGS))
+        cls.build = run(["make", "-j2", "-C", kdir(), "M=" + cls.tmp,
+                         "modules"])
+        for m in FIXED_BUGS:
+            d = os.path.join(cls.tmp, m)
+            cls.runs[m]["rescan"] = scan([d])
             apply_all(d)
-            self.assertEqual(snapshot(d), after, "second application")
-            return after
+            cls.runs[m]["again"] = snapshot(d)
+
+    @classmethod
+    def tearDownClass(cls):
+        import shutil
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def fix_and_check(self, module):
+        r = self.runs[module]
+        self.assertEqual(r["scan"], 1)
+        self.assertNotEqual(r["before"], r["after"], "the fix changed nothing")
+        out = self.build.stdout + self.build.stderr
+        self.assertEqual(self.build.returncode, 0, out[-2000:])
+        built = [c[:-2] + ".o" for c in r["after"] if c.endswith(".c")]
+        self.assertEqual([o for o in built if not os.path.isfile(
+            os.path.join(self.tmp, module, o))], [], out[-2000:])
+        rc, result, err = r["rescan"]
+        self.assertEqual((rc, result["findings"]), (0, []), err)
+        self.assertEqual(r["again"], r["after"], "second application")
+        return r["after"]
 
     def test_misc_char(self):
         self.fix_and_check("misc-char-bug")

@@ -9,8 +9,8 @@ import subprocess
 import sys
 import unittest
 
-from util import (cold, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir,
-                  run, scan)
+from util import (cold, MODLIFE, ROOT, TempDir, copy_module, kbuild, scan,
+                  tree_of_modules)
 
 SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
 
@@ -49,29 +49,23 @@ class FixTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.tmp = TempDir().__enter__()
+        tmp = TempDir()
+        cls.tmp = tree_of_modules(tmp.__enter__(), FIXED_BUGS)
+        cls.addClassCleanup(tmp.__exit__)
         cls.runs = {}
         for m in FIXED_BUGS:
-            d = copy_module(m, cls.tmp)
+            d = os.path.join(cls.tmp, m)
             before = snapshot(d)
             rc, _, _ = scan([d])
             apply_all(d)
             cls.runs[m] = {"scan": rc, "before": before,
                            "after": snapshot(d)}
-        with open(os.path.join(cls.tmp, "Kbuild"), "w") as f:
-            f.write("".join("obj-y += %s/\n" % m for m in FIXED_BUGS))
-        cls.build = run(["make", "-j2", "-C", kdir(), "M=" + cls.tmp,
-                         "modules"])
+        cls.build = kbuild(cls.tmp, "-j2")
         for m in FIXED_BUGS:
             d = os.path.join(cls.tmp, m)
             cls.runs[m]["rescan"] = scan([d])
             apply_all(d)
             cls.runs[m]["again"] = snapshot(d)
-
-    @classmethod
-    def tearDownClass(cls):
-        import shutil
-        shutil.rmtree(cls.tmp, ignore_errors=True)
 
     def fix_and_check(self, module):
         r = self.runs[module]

@@ -9,7 +9,8 @@ import unittest
 
 from util import (CORPUS, KB, KEPT_BUILDS, MODLIFE, SPARSE, TempDir,
                   copy_module, corpus_options, expected, kbuild, kdir,
-                  kept_build_dir, lock_build_dir, run, skipped, write)
+                  kept_build_dir, lock_build_dir, run, skipped,
+                  tree_of_modules, write)
 
 WARN = re.compile(r"^(\S+?):(\d+):(\d+): warning: .* \[modlife-([a-z-]+)\]$")
 
@@ -83,10 +84,7 @@ class KbuildCheckTest(unittest.TestCase):
                 "trap-work-foreach-callback", "trap-work-oneshot-wq",
                 "trap-timer-union-member", "work-flush-other-bug")
         with TempDir() as tmp:
-            for m in mods:
-                copy_module(m, tmp)
-            write(os.path.join(tmp, "Kbuild"), "".join(
-                "obj-y += %s/\n" % m for m in mods))
+            tree_of_modules(tmp, mods)
             res = kbuild(tmp, "C=2", "CHECK=%s --modlife-kb=%s "
                          "--modlife-experimental" % (SPARSE, KB))
             out = res.stdout + res.stderr
@@ -212,10 +210,9 @@ class CorpusBuildsTest(unittest.TestCase):
         # it is never a module, and SKIPPED says so)
         opts = [o + " -Werror" if o.startswith("KCFLAGS=") else o
                 for o in corpus_options()]
-        res = run(["make", "-j2", "-C", kdir(), "M=" + cls.tmp, "C=2",
-                   "CHECK=%s --modlife-kb=%s --modlife-experimental "
-                   "--modlife-facts=auto" % (SPARSE, KB)] +
-                  opts + ["modules"])
+        res = kbuild(cls.tmp, "-j2", "C=2",
+                     "CHECK=%s --modlife-kb=%s --modlife-experimental "
+                     "--modlife-facts=auto" % (SPARSE, KB), *opts)
         cls.rc = res.returncode
         cls.out = res.stdout + res.stderr
 

@@ -116,6 +116,20 @@ def _tree_digest(path):
     return h.hexdigest()
 
 
+def descending_kbuild(modules):
+    """A Kbuild that builds each module of modules in its subdirectory."""
+    return "".join("obj-y += %s/\n" % m for m in modules)
+
+
+def tree_of_modules(dest, modules):
+    """dest holding a copy of each corpus module of modules, as
+    subdirectories one kbuild run builds; returns dest."""
+    for m in modules:
+        copy_module(m, dest)
+    write(os.path.join(dest, "Kbuild"), descending_kbuild(modules))
+    return dest
+
+
 KEPT_BUILDS = os.path.join(ROOT, "build", "test-kbuild")
 
 
@@ -151,9 +165,14 @@ def kept_build_dir(name, modules):
         for f in files:
             if f.endswith(".o.modlife"):
                 os.unlink(os.path.join(top, f))
-    kb = "".join("obj-y += %s/\n" % m for m in modules)
+    kb = descending_kbuild(modules)
     path = os.path.join(base, "Kbuild")
-    if not os.path.isfile(path) or open(path).read() != kb:
+    try:
+        with open(path) as f:
+            same = f.read() == kb
+    except OSError:
+        same = False
+    if not same:
         write(path, kb)
     return base
 

@@ -110,6 +110,10 @@ def build_parser():
     k.add_argument("--kdir", default=None)
     k.add_argument("--jobs", "-j", type=_jobs, default=os.cpu_count() or 1)
     k.add_argument("-o", "--output", default=None)
+    k.add_argument("--cache-dir", default=None,
+                   help="where the flags learned from KDIR are kept, as "
+                   "for scan (default: $XDG_CACHE_HOME/modlife/facts)")
+    k.add_argument("--no-cache", action="store_true")
 
     fx = sub.add_parser("fix", help="fix what scan reports, with the fix "
                         "each rule page calls safe (kb/rules.tsv): "
@@ -238,10 +242,9 @@ def _scenario_list(text):
 
 def cmd_scan(a):
     from .ci import baseline
-    from .scanning import cache
     kdir = a.kdir or paths.default_kdir()
     rules = select(a.rules, a.disable)
-    cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
+    cache_dir = fact_cache_dir(a)
     try:
         known = baseline.load(a.baseline) if a.baseline else None
     except (OSError, ValueError, KeyError, TypeError) as e:
@@ -325,13 +328,11 @@ def cmd_fix(a):
     the fix each rule page calls safe; lists the findings left to a
     person."""
     from .fixing import fix, fixscan
-    from .scanning import cache
     from .scanning.link import LinkError
-    from .scanning.staging import display
     from .scanning.scan import ScanError, Scanner
     kdir = a.kdir      # named: used whatever the tree's version
     rules = select(a.rules, a.disable)
-    cache_dir = None if a.no_cache else (a.cache_dir or cache.default_dir())
+    cache_dir = fact_cache_dir(a)
 
     def scanner():
         return Scanner(kdir, a.jobs, rules, a.assume_module,
@@ -503,7 +504,6 @@ def _scan_prove(a, kdir, result):
 
 
 def cmd_prove(a):
-    import json
     from .proving import prove
     from .scanning import cache
     from .scanning.scan import ScanError, Scanner
@@ -551,6 +551,13 @@ def cmd_rules(a):
     return 0
 
 
+def fact_cache_dir(a):
+    """The fact cache of a command's --cache-dir/--no-cache: None for
+    none, else the directory (the user's by default)."""
+    from .scanning import cache
+    return None if a.no_cache else (a.cache_dir or cache.default_dir())
+
+
 def cmd_kb(a):
     from .scanning import kb
     from .tree import kerneltree
@@ -574,7 +581,8 @@ def cmd_kb(a):
     # generated headers in a directory of this run's own
     overlay = Overlays(None)
     try:
-        base, trusted, mmap = kb.setup(a.tree, kdir, own, overlay.tree)
+        base, trusted, mmap = kb.setup(a.tree, kdir, own, overlay.tree,
+                                       cache_dir=fact_cache_dir(a))
         summary, _ = kb.build(a.tree, base, mmap, a.jobs, out,
                               mode=0o666 & ~mask, trusted=trusted)
     except (kb.KbError, kflags.KbuildError) as e:

@@ -3,7 +3,7 @@
 import os
 import unittest
 
-from util import cold, CORPUS, MODLIFE, TempDir, run, write
+from util import cold, CORPUS, MODLIFE, TempDir, run, shared_cache, write
 
 PIN_C = """\
 #include <linux/module.h>
@@ -610,6 +610,13 @@ MODULE_LICENSE("GPL");
 }
 
 
+def derive_cmd(tree, out):
+    """modlife kb of tree into out, the kernel's flags from the tests'
+    shared cache (learned once)."""
+    return [MODLIFE, "kb", "--cache-dir", shared_cache(), "--tree", tree,
+            "-o", out]
+
+
 def without_rows(kb, tmp, prefix):
     """A copy of knowledge file kb in tmp without the rows of prefix."""
     with open(kb) as f:
@@ -633,7 +640,7 @@ class KbTest(unittest.TestCase):
         """'modlife kb' of @tree: the file and its rows (split at tabs)
         that start with @prefix."""
         out = os.path.join(tmp, "kb.tsv")
-        res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+        res = run(derive_cmd(tree, out))
         self.assertEqual(res.returncode, 0, res.stderr)
         with open(out) as f:
             return out, [ln.rstrip("\n").split("\t") for ln in f
@@ -653,7 +660,7 @@ class KbTest(unittest.TestCase):
         with TempDir() as tmp:
             tree = self.pin_tree(tmp)
             out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            res = run(derive_cmd(tree, out))
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(out) as f:
                 text = f.read()
@@ -698,7 +705,7 @@ class KbTest(unittest.TestCase):
             write(os.path.join(tree, "fs", "cdev-pin.c"), CDEV_PIN_C)
             os.makedirs(os.path.join(tree, "include", "linux"))
             out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            res = run(derive_cmd(tree, out))
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(out) as f:
                 rows = {ln.split("\t")[0]: ln.split("\t")[1:]
@@ -737,7 +744,7 @@ void act_register(void) { register_things(); }
 EXPORT_SYMBOL(act_register);
 """)
             out = os.path.join(tmp, "kb.tsv")
-            res = run([MODLIFE, "kb", "--tree", tree, "-o", out])
+            res = run(derive_cmd(tree, out))
             self.assertEqual(res.returncode, 0, res.stderr)
             with open(out) as f:
                 rows = [ln.split("\t") for ln in f
@@ -987,6 +994,24 @@ void other_exit(void)
             res = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
             self.assertEqual(warned_at(res.stdout, "missing-owner"),
                              ["pxdrv.c:8:23"], res.stderr)
+
+    def test_flags_kept_in_the_cache_named(self):
+        """The flags learned from KDIR land in --cache-dir, as a scan's
+        do; an entry there not of the probe's shape is learned again."""
+        with TempDir() as tmp:
+            tree = self.pin_tree(tmp)
+            c = os.path.join(tmp, "cache")
+            cmd = [MODLIFE, "kb", "--cache-dir", c, "--tree", tree, "-o",
+                   os.path.join(tmp, "kb.tsv")]
+            self.assertEqual(run(cmd).returncode, 0)
+            kept = [n for n in os.listdir(c) if n.startswith("kflags-")]
+            self.assertEqual(len(kept), 1, os.listdir(c))
+            with open(os.path.join(c, kept[0]), "w") as f:
+                f.write("not flags")
+            # an entry not of the probe's shape is learned again
+            self.assertEqual(run(cmd).returncode, 0)
+            with open(os.path.join(c, kept[0])) as f:
+                self.assertTrue(f.read().startswith("["))
 
     def test_not_a_tree(self):
         with TempDir() as tmp:

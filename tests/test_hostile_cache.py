@@ -26,14 +26,12 @@ WARM = None     # a cache directory holding the kernel flags
 
 
 def setUpModule():
-    """The kernel flags are probed once (kbuild takes seconds); each
+    """The kernel flags are probed once for all the tests (kbuild takes
+    seconds; the test runner sets up this module once per class); each
     test's cache starts with them."""
     global WARM
-    from frontend.tree import kflags
-    from util import kdir
-    import tempfile
-    WARM = tempfile.mkdtemp(prefix="modlife-test-")
-    kflags.kernel_flags(kdir(), WARM)
+    from util import cold_cache
+    WARM = cold_cache()
 
 
 def tearDownModule():

@@ -7,7 +7,8 @@ import os
 import re
 import unittest
 
-from util import TempDir, copy_module, finding_keys, run, MODLIFE, expected
+from util import (TempDir, copy_module, finding_keys, run, MODLIFE, expected,
+                  seeded)
 
 STATS = re.compile(r"(\d+) files, (\d+) checked, (\d+) skipped .*, "
                    r"(\d+) not parsed, (\d+) from cache")
@@ -26,7 +27,7 @@ class CacheTest(unittest.TestCase):
     def test_second_scan_and_one_edit(self):
         with TempDir() as tmp:
             d = copy_module("multi-file-bug", tmp)
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             r1, s1, _ = scan_stats([d], cache)
             self.assertEqual(s1[1], 2)
             self.assertEqual(s1[4], 0)
@@ -47,7 +48,7 @@ class CacheTest(unittest.TestCase):
     def test_corrupt_entries_are_misses(self):
         with TempDir() as tmp:
             d = copy_module("cdev-bug", tmp)
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             scan_stats([d], cache)
             entries = glob.glob(os.path.join(cache, "*", "*.json"))
             self.assertTrue(entries)

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, edit, git
+from util import CORPUS, MODLIFE, ROOT, TempDir, edit, git, seeded
 
 CI_MD = os.path.join(ROOT, "docs", "ci.md")
 
@@ -47,6 +47,7 @@ class Fixture:
         self.env = dict(os.environ, PATH=self.bin + os.pathsep +
                         os.environ["PATH"],
                         XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        seeded(os.path.join(tmp, "cache", "modlife"))
 
     def commit(self, branch, path, old, new):
         git(self.work, "checkout", "-q", "-b", branch, "origin/main")

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import unittest
 
-from util import (cold, MODLIFE, ROOT, TempDir, copy_module, kbuild, scan,
+from util import (cold, cold_cache, MODLIFE, ROOT, TempDir, copy_module, kbuild, scan,
                   tree_of_modules)
 
 SCRIPTS = sorted(glob.glob(os.path.join(ROOT, "cocci", "*.cocci")))
@@ -290,9 +290,11 @@ class ScanDrivenFixTest(unittest.TestCase):
         from frontend.scanning.scan import Scanner
         from util import kdir
 
+        cache = cold_cache()
+
         def scanner():
             return Scanner(kdir(), 1, ["missing-owner"], False,
-                           cocci="off", progress=False)
+                           cocci="off", cache_dir=cache, progress=False)
         with TempDir() as tmp:
             d = copy_module("misc-char-bug", tmp)
             src = os.path.join(d, "mchar.c")

@@ -12,8 +12,8 @@ import sys
 import time
 import unittest
 
-from util import (cold, CORPUS, MODLIFE, ROOT, TempDir, git, needs_fetched,
-                  run, scan, write)
+from util import (cold, seeded, CORPUS, MODLIFE, ROOT, TempDir, git,
+                  needs_fetched, run, scan, write)
 import sarif_schema
 
 sys.path.insert(0, ROOT)
@@ -28,11 +28,15 @@ def pwned(*dirs):
             if n == "PWNED"]
 
 
-def env_with(tmp, **kw):
+def env_with(tmp, seed=True, **kw):
+    """An environment whose home, user cache and TMPDIR are in tmp; the
+    user cache knows the kernel's flags unless seed is False."""
     env = dict(os.environ, HOME=tmp, XDG_CACHE_HOME=os.path.join(tmp, "xdg"),
                TMPDIR=os.path.join(tmp, "tmp"))
     os.makedirs(env["TMPDIR"], exist_ok=True)
     env.update(kw)
+    if seed:
+        seeded(os.path.join(env["XDG_CACHE_HOME"], "modlife"))
     return env
 
 
@@ -89,8 +93,9 @@ class NamesTest(unittest.TestCase):
             for name in ('a"b\nc.c', "-n.c"):
                 shutil.copy(MCHAR, os.path.join(d, name))
             shutil.copy(MCHAR, os.path.join(odd, b"caf\xe9.c"))
-            for extra in (["--no-cache"],
-                          ["--cache-dir", os.path.join(tmp, "c")]) * 2:
+            c = seeded(os.path.join(tmp, "c"))
+            for extra in (["--no-cache"], ["--cache-dir", c],
+                          ["--cache-dir", c]):
                 res = run([MODLIFE, "scan"] + extra + [d], cwd=tmp)
                 self.assertEqual(res.returncode, 1, res.stderr)
                 lines = res.stdout.splitlines()
@@ -326,7 +331,6 @@ class ScanInputsTest(unittest.TestCase):
             for args, why in ((["-o", os.path.join(tmp, "no", "x.json")],
                                "no such directory"),
                               (["--write-baseline", tmp], "is a directory")):
-                t0 = time.time()
                 res = run([MODLIFE, "scan", *cold()] + args +
                           [os.path.join(CORPUS, "misc-char-bug")])
                 self.assertEqual(res.returncode, 2)
@@ -405,7 +409,7 @@ class CacheTest(unittest.TestCase):
             self.assertNotIsInstance(err, sparse_engine.Transient)
             # through a scan: nothing cached from a run killed by a signal
             write(fake, "#!/bin/sh\nkill -TERM $$\n")
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             d = os.path.join(tmp, "m")
             os.makedirs(d)
             shutil.copy(MCHAR, d)
@@ -427,7 +431,7 @@ class CacheTest(unittest.TestCase):
                   "exec '%s' \"$@\"\n" % (src, os.path.join(
                       ROOT, "sparse-plugin", "modlife-sparse")))
             os.chmod(wrapper, 0o755)
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             res = run([MODLIFE, "scan", "--cache-dir", cache, d],
                       env=dict(os.environ, MODLIFE_SPARSE=wrapper))
             self.assertEqual(res.returncode, 1, res.stderr)
@@ -449,7 +453,7 @@ class CacheTest(unittest.TestCase):
 
     def test_entries_of_the_wrong_shape_are_misses(self):
         with TempDir() as tmp:
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             m = os.path.join(tmp, "m")
             os.makedirs(m)
             shutil.copy(MCHAR, m)
@@ -484,7 +488,7 @@ class CacheTest(unittest.TestCase):
                   '#include "mchar_fops.h"\n' + text[end:])
             write(os.path.join(d, "Makefile"),
                   "obj-m += mchar.o\nccflags-y += -I$(src)/inc\n")
-            cache = os.path.join(tmp, "cache")
+            cache = seeded(os.path.join(tmp, "cache"))
             rc, result, err = scan([d], "--cache-dir", cache)
             self.assertEqual([(os.path.relpath(f["file"], d), f["line"])
                               for f in result["findings"]],
@@ -498,7 +502,7 @@ class CacheTest(unittest.TestCase):
 
     def test_kernel_flags_follow_the_cache_options(self):
         with TempDir() as tmp:
-            env = env_with(tmp)
+            env = env_with(tmp, seed=False)
             m = os.path.join(CORPUS, "misc-char-bug")
             subprocess.run([MODLIFE, "scan", "--no-cache", m], env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -675,8 +679,8 @@ class UntrustedMakefilesTest(unittest.TestCase):
 
     def test_prefilter_patterns_do_not_backtrack(self):
         """Comment-heavy text that never closes made the patterns try
-        every way of splitting it."""
-        from frontend.scanning import cocci_run
+        every way of splitting it (in a process of its own: a timeout
+        ends it)."""
         with TempDir() as tmp:
             body = ("\t/* one // two */ // three /* four\n" * 400)
             write(os.path.join(tmp, "a.c"),

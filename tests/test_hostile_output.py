@@ -10,10 +10,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, git, kdir, run, write
+from util import (CORPUS, MODLIFE, ROOT, TempDir, cold_cache, git, kdir,
+                  run, write)
 
 sys.path.insert(0, ROOT)
 
@@ -28,13 +28,10 @@ CACHE = None
 
 
 def setUpModule():
-    # one cache for the file's runs: the kernel's flags are read once
+    # one cache for the file's runs (the runner runs this once per
+    # class): the kernel's flags come from the shared cache
     global CACHE
-    CACHE = tempfile.mkdtemp(prefix="modlife-test-")
-
-
-def tearDownModule():
-    shutil.rmtree(CACHE, ignore_errors=True)
+    CACHE = cold_cache()
 
 
 def scalar_values(obj):

@@ -12,7 +12,7 @@ import tempfile
 import time
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, write
+from util import CORPUS, MODLIFE, ROOT, TempDir, seeded, write
 
 sys.path.insert(0, ROOT)
 from frontend.tree import includes  # noqa: E402
@@ -281,10 +281,10 @@ class IncludesTest(unittest.TestCase):
             os.mkfifo(os.path.join(d, "inc", "f.h"))
             write(os.path.join(d, "Makefile"),
                   "obj-m := mchar.o\nccflags-y := -I$(src)/inc\n")
+            c = seeded(os.path.join(tmp, "c"))
             t0 = time.time()
             res = subprocess.run(
-                [MODLIFE, "scan", "--cache-dir", os.path.join(tmp, "c"),
-                 "--cocci", "off", d], stdout=subprocess.PIPE,
+                [MODLIFE, "scan", "--cache-dir", c, "--cocci", "off", d], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, timeout=150)
             self.assertLess(time.time() - t0, 100)
             self.assertEqual(res.returncode, 2, res.stderr)
@@ -292,7 +292,7 @@ class IncludesTest(unittest.TestCase):
                           "a FIFO, not a regular file", res.stderr)
             # the semantic patches read the file alone: they still check it
             res = subprocess.run(
-                [MODLIFE, "scan", "--cache-dir", os.path.join(tmp, "c"), d],
+                [MODLIFE, "scan", "--cache-dir", c, d],
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                 timeout=250)
             self.assertEqual(res.returncode, 1, res.stderr)

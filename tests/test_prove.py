@@ -2,17 +2,15 @@
 """modlife prove: the initramfs, module files, console verdicts, and a
 small set of real boots (one pair per scenario; make prove runs every
 corpus pair, tests/prove_corpus.py)."""
-import glob
 import gzip
 import json
 import os
 import stat
 import subprocess
 import sys
-import tempfile
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir, \
+from util import MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir, \
     needs_emulator
 
 sys.path.insert(0, ROOT)

@@ -226,10 +226,11 @@ def shared_cache():
 _seeded = []
 
 
-def cold_cache():
-    """A new fact cache that holds no facts (a run as cold as under
-    --no-cache) but knows the kernel's flags: a test that only wants a
-    cold scan would otherwise spend seconds relearning them."""
+def seeded(path):
+    """path made a fact cache (mode 0700) that holds no facts but knows
+    the kernel's flags, copied from the shared cache: a test about
+    something else would otherwise spend seconds relearning them (a
+    kbuild run of some 35 compiler probes). Returns path."""
     shared = shared_cache()
     if not _seeded:
         _seeded.append(True)
@@ -238,15 +239,23 @@ def cold_cache():
             kflags.kernel_flags(kdir(), shared)
         except Exception:
             pass    # no KDIR: the scan says so itself
-    path = tempfile.mkdtemp(prefix="cold-", dir=os.path.dirname(shared))
-    # a worker of run.py's pool ends without atexit handlers; it runs
-    # multiprocessing's finalizers, and so does a plain process's exit
-    multiprocessing.util.Finalize(None, shutil.rmtree, args=(path, True),
-                                  exitpriority=0)
+    os.makedirs(path, mode=0o700, exist_ok=True)
     for name in os.listdir(shared):
         if name.startswith("kflags-"):
             shutil.copy(os.path.join(shared, name), path)
     return path
+
+
+def cold_cache():
+    """A new fact cache that holds no facts (a run as cold as under
+    --no-cache) but knows the kernel's flags (seeded())."""
+    path = tempfile.mkdtemp(prefix="cold-",
+                            dir=os.path.dirname(shared_cache()))
+    # a worker of run.py's pool ends without atexit handlers; it runs
+    # multiprocessing's finalizers, and so does a plain process's exit
+    multiprocessing.util.Finalize(None, shutil.rmtree, args=(path, True),
+                                  exitpriority=0)
+    return seeded(path)
 
 
 def cold():

@@ -5,12 +5,12 @@ nothing else, and never fails the build."""
 import json
 import os
 import re
+import shutil
 import unittest
 
 from util import (CORPUS, KB, KEPT_BUILDS, MODLIFE, SPARSE, TempDir,
                   copy_module, corpus_options, expected, kbuild, kdir,
-                  kept_build_dir, lock_build_dir, run, skipped,
-                  tree_of_modules, write)
+                  kept_build_dir, lock_build_dir, run, skipped, write)
 
 WARN = re.compile(r"^(\S+?):(\d+):(\d+): warning: .* \[modlife-([a-z-]+)\]$")
 
@@ -32,6 +32,53 @@ def findings(output, base):
 
 
 class KbuildCheckTest(unittest.TestCase):
+    """Most tests read one of two kbuild runs made once for the class,
+    each over a tree of modules kept between runs (kept_build_dir(): gcc
+    compiles only what changed, C=2 checks every file each time): the
+    plain rules with facts files, and the experimental rules. A run of
+    kbuild costs seconds before it compiles anything (some 35 compiler
+    probes)."""
+    PLAIN = ("misc-char-bug", "cdev-bug", "multi-file-bug", "timer-bug")
+    # the traps are silent, and a flush of another work still reports:
+    # the decision on one file's facts under kbuild runs what a wait
+    # lets run and what a call is handed, as on a module's
+    EXPERIMENTAL = ("cdev-fixed", "timer-bug", "trap-work-flushed-teardown",
+                    "trap-timer-kthread-tail", "trap-work-foreach-callback",
+                    "trap-work-oneshot-wq", "trap-timer-union-member",
+                    "work-flush-other-bug")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.locks, cls.built = [], {}
+        for name, mods, extra in (
+                ("plain", cls.PLAIN, " --modlife-facts=auto"),
+                ("experimental", cls.EXPERIMENTAL,
+                 " --modlife-experimental")):
+            cls.locks.append(lock_build_dir("check-" + name))
+            tree = kept_build_dir("check-" + name, mods)
+            res = kbuild(tree, "C=2", "CHECK=%s --modlife-kb=%s%s"
+                         % (SPARSE, KB, extra))
+            cls.built[name] = (tree, res.returncode,
+                               res.stdout + res.stderr)
+
+    @classmethod
+    def tearDownClass(cls):
+        for lock in cls.locks:
+            lock.close()
+
+    def tree(self, name):
+        """The tree of one class run, its findings (module/file:line:
+        col:rule) and its output; the build passed, and an error line
+        would be the checker's (a file it could not parse)."""
+        tree, rc, out = self.built[name]
+        self.assertEqual(rc, 0, out[-2000:])
+        self.assertNotIn(": error:", out)
+        return tree, findings(out, tree), out
+
+    def of(self, module, got):
+        return [g[len(module) + 1:] for g in got
+                if g.startswith(module + "/")]
+
     def check(self, module, c="C=2", extra=""):
         with TempDir() as tmp:
             d = copy_module(module, tmp)
@@ -39,34 +86,26 @@ class KbuildCheckTest(unittest.TestCase):
                                                                extra))
             out = res.stdout + res.stderr
             self.assertEqual(res.returncode, 0, out[-2000:])
-            # the build passed: an error line is the checker's (a file
-            # it could not parse), and a silent result would mean nothing
             self.assertNotIn(": error:", out)
             return findings(out, d), out
 
-    def kbuild_facts(self, module, tmp):
-        """The module built with C=2 and facts files beside the objects;
-        returns its directory and what kbuild printed."""
-        d = copy_module(module, tmp)
-        res = kbuild(d, "C=2", "CHECK=%s --modlife-kb=%s "
-                     "--modlife-facts=auto" % (SPARSE, KB))
-        self.assertEqual(res.returncode, 0, res.stderr[-2000:])
-        return d, res.stdout + res.stderr
-
     def test_misc_char_bug_c2(self):
-        got, out = self.check("misc-char-bug")
-        self.assertEqual(got, ["mchar.c:73:37:missing-owner"], out[-2000:])
+        tree, got, out = self.tree("plain")
+        self.assertEqual(self.of("misc-char-bug", got),
+                         ["mchar.c:73:37:missing-owner"], out[-2000:])
 
     def test_cdev_bug_both_rules_c1(self):
+        # C=1 checks what gcc compiles: a build of its own
         got, out = self.check("cdev-bug", c="C=1")
         self.assertEqual(got, ["scratch.c:59:37:missing-owner",
                                "scratch.c:87:18:cdev-owner"], out[-2000:])
 
     def test_fixed_module_is_silent(self):
-        got, out = self.check("cdev-fixed")
-        self.assertEqual(got, [])
+        tree, got, out = self.tree("experimental")
+        self.assertEqual(self.of("cdev-fixed", got), [])
         # sparse's own warnings are not printed either
-        self.assertNotIn(": warning:", out)
+        self.assertNotIn(": warning:", "".join(
+            ln for ln in out.splitlines(True) if "/cdev-fixed/" in ln))
 
     def test_werror_fails_the_build_only_when_asked(self):
         with TempDir() as tmp:
@@ -76,48 +115,39 @@ class KbuildCheckTest(unittest.TestCase):
             self.assertNotEqual(res.returncode, 0)
 
     def test_waits_and_passed_callbacks_under_kbuild(self):
-        """The decision on one file's facts under kbuild runs what a wait
-        lets run and what a call is handed, as on a module's: the traps
-        are silent, and a flush of another work still reports (one
-        kbuild run, each module a subdirectory)."""
-        mods = ("trap-work-flushed-teardown", "trap-timer-kthread-tail",
-                "trap-work-foreach-callback", "trap-work-oneshot-wq",
-                "trap-timer-union-member", "work-flush-other-bug")
-        with TempDir() as tmp:
-            tree_of_modules(tmp, mods)
-            res = kbuild(tmp, "C=2", "CHECK=%s --modlife-kb=%s "
-                         "--modlife-experimental" % (SPARSE, KB))
-            out = res.stdout + res.stderr
-            self.assertEqual(res.returncode, 0, out[-2000:])
-            self.assertNotIn(": error:", out)
-            self.assertEqual([(g.split("/")[0], g.rsplit(":", 1)[1])
-                              for g in findings(out, tmp)],
-                             [("work-flush-other-bug", "exit-pending-work")],
-                             out[-2000:])
+        tree, got, out = self.tree("experimental")
+        self.assertEqual([(g.split("/")[0], g.rsplit(":", 1)[1])
+                          for g in got],
+                         [("timer-bug", "exit-pending-timer"),
+                          ("work-flush-other-bug", "exit-pending-work")],
+                         out[-2000:])
 
     def test_experimental_rules_are_off_under_kbuild_and_link(self):
         """The experimental set comes from kb/rules.tsv for both: kbuild
         prints the pending timer only with --modlife-experimental, and
         modlife link only with --rules all, as scan does."""
-        with TempDir() as tmp:
-            d, out = self.kbuild_facts("timer-bug", tmp)
-            self.assertEqual(findings(out, d), [])
-            res = run([MODLIFE, "link", d])
-            self.assertEqual((res.returncode, res.stdout), (0, ""),
-                             res.stderr)
-            res = run([MODLIFE, "link", "--rules", "all", d])
-            self.assertEqual(res.returncode, 1, res.stderr)
-            self.assertIn("[modlife-exit-pending-timer]", res.stdout)
-        got, out = self.check("timer-bug", extra=" --modlife-experimental")
-        self.assertEqual([g.rsplit(":", 1)[1] for g in got],
+        tree, got, out = self.tree("plain")
+        self.assertEqual(self.of("timer-bug", got), [])
+        d = os.path.join(tree, "timer-bug")
+        res = run([MODLIFE, "link", d])
+        self.assertEqual((res.returncode, res.stdout), (0, ""), res.stderr)
+        res = run([MODLIFE, "link", "--rules", "all", d])
+        self.assertEqual(res.returncode, 1, res.stderr)
+        self.assertIn("[modlife-exit-pending-timer]", res.stdout)
+        tree, got, out = self.tree("experimental")
+        self.assertEqual([g.rsplit(":", 1)[1]
+                          for g in self.of("timer-bug", got)],
                          ["exit-pending-timer"], out[-2000:])
 
     def test_link_without_facts_or_with_stale_ones(self):
+        tree, got, out = self.tree("plain")
         with TempDir() as tmp:
             res = run([MODLIFE, "link", tmp])
             self.assertEqual(res.returncode, 2)
             self.assertIn("no facts files", res.stderr)
-            d, out = self.kbuild_facts("cdev-bug", tmp)
+            # a copy with the times kept: the kept tree stays built
+            d = os.path.join(tmp, "cdev-bug")
+            shutil.copytree(os.path.join(tree, "cdev-bug"), d)
             res = run([MODLIFE, "link", d])
             self.assertEqual(res.returncode, 1, res.stderr)
             # make clean removes the object, not the facts beside it
@@ -129,15 +159,15 @@ class KbuildCheckTest(unittest.TestCase):
     def test_link_after_kbuild_sees_across_files(self):
         """Per file, the fops defined in one file and registered in the
         other is not known to be reachable; the link step knows."""
-        with TempDir() as tmp:
-            d, out = self.kbuild_facts("multi-file-bug", tmp)
-            self.assertEqual(findings(out, d), [])
-            res = run([MODLIFE, "link", "--format", "json", d])
-            self.assertEqual(res.returncode, 1, res.stderr)
-            got = json.loads(res.stdout)["findings"]
-            self.assertEqual(["%s:%d:%s" % (os.path.basename(f["file"]),
-                                            f["line"], f["rule"])
-                              for f in got], ["evq-fops.c:44:missing-owner"])
+        tree, got, out = self.tree("plain")
+        self.assertEqual(self.of("multi-file-bug", got), [])
+        res = run([MODLIFE, "link", "--format", "json",
+                   os.path.join(tree, "multi-file-bug")])
+        self.assertEqual(res.returncode, 1, res.stderr)
+        got = json.loads(res.stdout)["findings"]
+        self.assertEqual(["%s:%d:%s" % (os.path.basename(f["file"]),
+                                        f["line"], f["rule"])
+                          for f in got], ["evq-fops.c:44:missing-owner"])
 
     def test_findings_of_a_file_sparse_cannot_parse_are_withheld(self):
         """gcc builds it; sparse (__CHECKER__) stops at a bad line. The

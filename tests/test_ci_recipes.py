@@ -11,7 +11,8 @@ import shutil
 import subprocess
 import unittest
 
-from util import CORPUS, MODLIFE, ROOT, TempDir, edit, git, seeded
+from util import (CORPUS, MODLIFE, ROOT, TempDir, edit, git,
+                  seeded_user_cache)
 
 CI_MD = os.path.join(ROOT, "docs", "ci.md")
 
@@ -47,7 +48,7 @@ class Fixture:
         self.env = dict(os.environ, PATH=self.bin + os.pathsep +
                         os.environ["PATH"],
                         XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        seeded(os.path.join(tmp, "cache", "modlife"))
+        seeded_user_cache(os.path.join(tmp, "cache"))
 
     def commit(self, branch, path, old, new):
         git(self.work, "checkout", "-q", "-b", branch, "origin/main")

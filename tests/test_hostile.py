@@ -12,8 +12,8 @@ import sys
 import time
 import unittest
 
-from util import (cold, seeded, CORPUS, MODLIFE, ROOT, TempDir, git,
-                  needs_fetched, run, scan, write)
+from util import (cold, seeded, seeded_user_cache, CORPUS, MODLIFE, ROOT,
+                  TempDir, git, needs_fetched, run, scan, write)
 import sarif_schema
 
 sys.path.insert(0, ROOT)
@@ -36,7 +36,7 @@ def env_with(tmp, seed=True, **kw):
     os.makedirs(env["TMPDIR"], exist_ok=True)
     env.update(kw)
     if seed:
-        seeded(os.path.join(env["XDG_CACHE_HOME"], "modlife"))
+        seeded_user_cache(env["XDG_CACHE_HOME"])
     return env
 
 

@@ -246,6 +246,12 @@ def seeded(path):
     return path
 
 
+def seeded_user_cache(xdg_cache_home):
+    """The fact cache modlife uses by default under XDG_CACHE_HOME,
+    seeded()."""
+    return seeded(os.path.join(xdg_cache_home, "modlife", "facts"))
+
+
 def cold_cache():
     """A new fact cache that holds no facts (a run as cold as under
     --no-cache) but knows the kernel's flags (seeded())."""

@@ -635,6 +635,25 @@ def warned_at(stdout, rule=None):
                   if rule is None or ln.endswith("[modlife-%s]" % rule))
 
 
+class CalledNamesTest(unittest.TestCase):
+    def test_a_call_is_a_whole_name_then_a_parenthesis(self):
+        """What a later round of the knowledge scan looks for: a call of
+        one of the helpers found so far, as a whole name."""
+        import sys
+        sys.path.insert(0, os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        from frontend.scanning.kb import called, calls_one_of
+        calls = called(b"\tret = foo_stop (x);\n\tbar_unreg\n\t\t(y);\n"
+                       b"x1baz(z); wait_for = 1; q = &qux;\n")
+        for name, want in (("foo_stop", True), ("bar_unreg", True),
+                           ("stop", False), ("baz", False),
+                           ("x1baz", True), ("wait_for", False),
+                           ("qux", False)):
+            self.assertEqual(calls_one_of(calls, [name]), want, name)
+        self.assertTrue(calls_one_of(calls, ["nope", "foo_stop"]))
+        self.assertFalse(calls_one_of(calls, []))
+
+
 class KbTest(unittest.TestCase):
     def knowledge(self, tree, tmp, prefix):
         """'modlife kb' of @tree: the file and its rows (split at tabs)

@@ -78,7 +78,6 @@ def stale(root, manifest):
     checked = set(manifest["files"])
     members = set(manifest["members"])
     names = manifest["names"]
-    later = kb.names_pattern(names) if names else None
     for rel in sorted(set(old) | set(now)):
         if old.get(rel) == now.get(rel):
             continue
@@ -96,8 +95,8 @@ def stale(root, manifest):
         if "samples" in rel.split(os.sep):
             continue
         m = kb.c_patterns(text)
-        if kb.first_round_c(m) or ("export" in m and later and
-                                   later.search(text)):
+        if kb.first_round_c(m) or ("export" in m and
+                                   kb.calls_one_of(kb.called(text), names)):
             return "%s is now one the knowledge scan reads" % rel
     return None
 

@@ -48,7 +48,7 @@ class Fixture:
         self.env = dict(os.environ, PATH=self.bin + os.pathsep +
                         os.environ["PATH"],
                         XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        seeded_user_cache(os.path.join(tmp, "cache"))
+        seeded_user_cache(self.env)
 
     def commit(self, branch, path, old, new):
         git(self.work, "checkout", "-q", "-b", branch, "origin/main")

@@ -36,7 +36,7 @@ def env_with(tmp, seed=True, **kw):
     os.makedirs(env["TMPDIR"], exist_ok=True)
     env.update(kw)
     if seed:
-        seeded_user_cache(env["XDG_CACHE_HOME"])
+        seeded_user_cache(env)
     return env
 
 

@@ -642,16 +642,17 @@ class CalledNamesTest(unittest.TestCase):
         import sys
         sys.path.insert(0, os.path.dirname(os.path.dirname(
             os.path.abspath(__file__))))
-        from frontend.scanning.kb import called, calls_one_of
+        from frontend.scanning.kb import as_called, called, calls_one_of
         calls = called(b"\tret = foo_stop (x);\n\tbar_unreg\n\t\t(y);\n"
                        b"x1baz(z); wait_for = 1; q = &qux;\n")
         for name, want in (("foo_stop", True), ("bar_unreg", True),
                            ("stop", False), ("baz", False),
                            ("x1baz", True), ("wait_for", False),
                            ("qux", False)):
-            self.assertEqual(calls_one_of(calls, [name]), want, name)
-        self.assertTrue(calls_one_of(calls, ["nope", "foo_stop"]))
-        self.assertFalse(calls_one_of(calls, []))
+            self.assertEqual(calls_one_of(calls, as_called([name])), want,
+                             name)
+        self.assertTrue(calls_one_of(calls, as_called(["nope", "foo_stop"])))
+        self.assertFalse(calls_one_of(calls, as_called([])))
 
 
 class KbTest(unittest.TestCase):

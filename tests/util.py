@@ -246,10 +246,11 @@ def seeded(path):
     return path
 
 
-def seeded_user_cache(xdg_cache_home):
-    """The fact cache modlife uses by default under XDG_CACHE_HOME,
-    seeded()."""
-    return seeded(os.path.join(xdg_cache_home, "modlife", "facts"))
+def seeded_user_cache(env):
+    """The fact cache modlife uses by default in the environment env
+    (its XDG_CACHE_HOME), seeded()."""
+    from frontend.scanning import cache
+    return seeded(cache.default_dir(env))
 
 
 def cold_cache():

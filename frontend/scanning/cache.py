@@ -261,7 +261,9 @@ class FactCache:
                       "it" % (self.dir, e.strerror or e))
 
 
-def default_dir():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+def default_dir(environ=None):
+    """The user's fact cache, as environ (os.environ by default) has it."""
+    environ = os.environ if environ is None else environ
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(
         os.path.expanduser("~"), ".cache")
     return os.path.join(base, "modlife", "facts")

@@ -173,9 +173,14 @@ def called(text):
     return frozenset(CALL.findall(text))
 
 
+def as_called(names):
+    """names (str) as called() has them."""
+    return frozenset(n.encode() for n in names)
+
+
 def calls_one_of(calls, names):
-    """Whether calls (called()) has one of names (str)."""
-    return not calls.isdisjoint(n.encode() for n in names)
+    """Whether calls (called()) has one of names (as_called())."""
+    return not calls.isdisjoint(names)
 
 
 def set_to_this_module(text):
@@ -255,9 +260,9 @@ class _Index:
     def calling(self, names):
         """The exporting C files and the headers of include/ that call
         one of names (a later round's new helper names)."""
-        want = {n.encode() for n in names}
+        want = as_called(names)
         return [p for p in self._with(self.c, "export") + list(self.h)
-                if not self.calls[p].isdisjoint(want)]
+                if calls_one_of(self.calls[p], want)]
 
 
 def _checker_problem(binary):

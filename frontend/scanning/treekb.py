@@ -77,7 +77,7 @@ def stale(root, manifest):
     now = tree_stats(root)
     checked = set(manifest["files"])
     members = set(manifest["members"])
-    names = manifest["names"]
+    names = kb.as_called(manifest["names"])
     for rel in sorted(set(old) | set(now)):
         if old.get(rel) == now.get(rel):
             continue

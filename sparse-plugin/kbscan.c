@@ -88,13 +88,44 @@ static int owner_sources(struct expression *e, struct symbol **out, int n)
 	return n;
 }
 
+/*
+ * The struct each parameter points to, "|"-separated ("-" for any other
+ * parameter): an unregistration taking back what its registration was
+ * given takes a parameter of the same struct (misc_deregister())
+ */
+static const char *param_structs(struct symbol *fn, char *buf, size_t len)
+{
+	struct symbol *t = strip_type(fn), *arg, *st;
+	size_t n = 0;
+	int first = 1;
+
+	buf[0] = 0;
+	if (!t || t->type != SYM_FN)
+		return buf;
+	FOR_EACH_PTR(t->arguments, arg) {
+		st = pointee_struct(arg);
+		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+			      first ? "" : "|",
+			      st && st->ident ? type_name(st) : "-");
+		first = 0;
+		if (n >= len) {
+			buf[0] = 0;	/* too long to say: no types */
+			break;
+		}
+	} END_FOR_EACH_PTR(arg);
+	return buf;
+}
+
 static void kb_function(struct symbol *fn)
 {
+	char buf[KEYLEN];
+
 	nlocals = 0;
 	/* static functions are the file's own: the front end keys them so */
 	fact_begin("kfn");
 	fact_str("name", sym_name(fn));
 	fact_int("static", !!(fn->ctype.modifiers & MOD_STATIC));
+	fact_str("params", param_structs(fn, buf, sizeof(buf)));
 	fact_end();
 }
 

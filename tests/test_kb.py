@@ -627,6 +627,107 @@ def without_rows(kb, tmp, prefix):
     return bare
 
 
+CHAIN_H = """\
+struct chain_link {
+	int (*call)(void);
+	struct chain_link *next;
+};
+
+struct chain_drv {
+	const char *name;
+	struct chain_link link;
+};
+
+int chain_register(struct chain_link *l);
+void chain_unregister(struct chain_link *l);
+int chain_drv_probe(struct chain_drv *d, int (*probe)(void));
+int devm_chain_register(void *dev, struct chain_link *l);
+int tally_register(struct chain_link *l, int n);
+void tally_unregister(int n);
+"""
+
+CHAIN_C = """\
+#include <linux/errno.h>
+#include <linux/export.h>
+#include "../include/chain/chain.h"
+
+static struct chain_link *first;
+
+int chain_register(struct chain_link *l)
+{
+	l->next = first;
+	first = l;
+	return 0;
+}
+EXPORT_SYMBOL(chain_register);
+
+void chain_unregister(struct chain_link *l)
+{
+	first = l->next;
+}
+EXPORT_SYMBOL(chain_unregister);
+
+int chain_drv_probe(struct chain_drv *d, int (*probe)(void))
+{
+	return probe() ? -ENODEV : chain_register(&d->link);
+}
+EXPORT_SYMBOL(chain_drv_probe);
+
+int devm_chain_register(void *dev, struct chain_link *l)
+{
+	return chain_register(l);
+}
+EXPORT_SYMBOL(devm_chain_register);
+
+static int tally;
+
+int tally_register(struct chain_link *l, int n)
+{
+	tally += n;
+	return l->call();
+}
+EXPORT_SYMBOL(tally_register);
+
+void tally_unregister(int n)
+{
+	tally -= n;
+}
+EXPORT_SYMBOL(tally_unregister);
+"""
+
+CHAINDRV_C = """\
+#include <linux/module.h>
+#include "../../include/chain/chain.h"
+
+static int chaindrv_call(void)
+{
+	return 0;
+}
+
+static struct chain_link kept_link = { .call = chaindrv_call };
+static struct chain_link given_back = { .call = chaindrv_call };
+static struct chain_drv kept_drv = { .name = "chaindrv" };
+static struct chain_link counted = { .call = chaindrv_call };
+
+static int __init chaindrv_init(void)
+{
+	chain_register(&kept_link);
+	chain_register(&given_back);
+	tally_register(&counted, 1);
+	return chain_drv_probe(&kept_drv, chaindrv_call);
+}
+
+static void __exit chaindrv_exit(void)
+{
+	chain_unregister(&given_back);
+	tally_unregister(1);
+}
+
+module_init(chaindrv_init);
+module_exit(chaindrv_exit);
+MODULE_LICENSE("GPL");
+"""
+
 def warned_at(stdout, rule=None):
     """FILE:LINE:COL (the base name) of each warning a scan printed, of
     @rule if given, sorted."""
@@ -883,6 +984,41 @@ EXPORT_SYMBOL(act_register);
             self.assertEqual(warned_at(after.stdout), ["gaddrv.c:4:19"],
                              after.stderr)
             self.assertIn("'one_gad' (struct gad)", after.stdout)
+
+    def test_keeping_functions(self):
+        """A function named with "register" keeps parameter N when the
+        tree exports its undo ("unregister"/"deregister") taking the
+        same struct; a function handing its parameter on to one keeps
+        it too, a devm_ one does not, one whose undo takes something
+        else keeps nothing. A static object kept and never taken back
+        is reported at the call, with the generated knowledge."""
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "linux")
+            os.makedirs(os.path.join(tree, "include", "linux"))
+            write(os.path.join(tree, "Makefile"), "VERSION = 6\n")
+            write(os.path.join(tree, "include", "chain", "chain.h"),
+                  CHAIN_H)
+            write(os.path.join(tree, "kernel", "chain.c"), CHAIN_C)
+            drv = os.path.join(tree, "drivers", "chain", "chaindrv.c")
+            write(drv, CHAINDRV_C)
+            write(os.path.join(tree, "drivers", "chain", "Kbuild"),
+                  "obj-m += chaindrv.o\n")
+            out, rows = self.knowledge(tree, tmp, "keeps:")
+            undo = "undo: kernel/chain.c:15 chain_unregister()"
+            self.assertEqual(rows, [
+                ["keeps:chain_drv_probe:0", ".link", undo],
+                ["keeps:chain_register:0", "-", undo]])
+
+            cmd = [MODLIFE, "scan", "--no-cocci", "--rules",
+                   "never-unregistered", *cold(), drv]
+            self.assertEqual(run(cmd).stdout, "")
+            after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            self.assertEqual(warned_at(after.stdout),
+                             ["chaindrv.c:16:23", "chaindrv.c:19:31"],
+                             after.stderr)
+            self.assertIn("'kept_link' (struct chain_link) lives in module "
+                          "data and chain_register() keeps it until "
+                          "chain_unregister() takes it back", after.stdout)
 
     def test_held_rows_keep_static_objects_silent(self):
         """The corpus traps with a static i2c adapter and a static video

@@ -27,7 +27,7 @@ GEN = os.path.join(ROOT, "scripts", "gen_keys_doc.py")
 # row tags, what the may graph's facts name; sparse's "error:"
 NOT_KEYS = {"obj", "var", "devs-of", "stops", "barrier", "registers",
             "merge", "owner-member", "user-wait", "wq", "wq-local", "thread",
-            "error", "fills", "fallback", "param", "pins-at-call"}
+            "error", "fills", "fallback", "param", "pins-at-call", "keeps"}
 # the calls that take keys, and which of their arguments are keys
 KEY_CALLS = {"provide": (0,), "implies": (0, 1), "provide_if_reached": (1,),
              "provide_if_may_reach": (1,), "provide_unless_exported": (1,),

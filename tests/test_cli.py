@@ -136,6 +136,16 @@ class BadInputTest(unittest.TestCase):
             self.assertEqual(len(result["errors"]), 2)
             self.assertEqual(result["findings"], [])
 
+    def test_a_directory_inside_another_named_is_no_error(self):
+        """A directory named twice, or inside another one named (a list
+        of directories a finding came from), holds files already
+        checked: no error, exit status 1 for the finding, found once."""
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            rc, result, err = scan([tmp, d, d + os.sep])
+            self.assertEqual((rc, result["errors"]), (1, []), err)
+            self.assertEqual([f["line"] for f in result["findings"]], [73])
+
     def test_path_with_spaces_and_symlink_loop(self):
         with TempDir() as tmp:
             d = copy_module("blk-bug", os.path.join(tmp, "my drivers"))

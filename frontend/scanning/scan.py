@@ -76,7 +76,9 @@ def collect(targets, errors, outside=None):
         if not os.path.isdir(t):
             errors.append({"file": t, "message": "no such file or directory"})
             continue
-        before = len(out)
+        # a directory named twice, or inside another one named, has its
+        # files already: it is not empty
+        found = 0
         root = os.path.realpath(t)
 
         def unreadable(e):
@@ -98,12 +100,14 @@ def collect(targets, errors, outside=None):
                     p = os.path.join(dirpath, fn)
                     if not os.path.islink(p):
                         if os.path.isfile(p):
+                            found += 1
                             add(p, os.path.join(real, fn))
                     elif not fswalk.inside(p, root):
                         leads_out(p)
                     elif os.path.isfile(p):
+                        found += 1
                         add(p)
-        if len(out) == before and not any(e["file"] == t for e in errors):
+        if not found and not any(e["file"] == t for e in errors):
             errors.append({"file": t, "message": "no C source file (.c) "
                            "here to check"})
     return out

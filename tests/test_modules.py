@@ -439,6 +439,31 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                 tree=root, kdir=kdir()), mode="kdir")
             self.assertEqual(kdir_map.module_options(src, place), [])
 
+    def test_a_bool_only_a_built_in_build_has_is_off(self):
+        """A bool the file tests that depends on its own option =y (a
+        tty driver's console: "depends on FOO=y") is off for the parse,
+        whatever its default or the configuration says; one that a
+        module build can have is left alone, and what the own option
+        depends on counts as on."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_CORE\n\ttristate \"core\"\n"
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "\tdepends on FOO_CORE\n"
+                  "config FOO_A_CONSOLE\n\tbool \"console\"\n"
+                  "\tdefault y\n\tdepends on FOO_CORE=y && FOO_A=y\n"
+                  "config FOO_A_LEDS\n\tbool \"leds\"\n"
+                  "\tdefault y\n\tdepends on FOO_A\n")
+            write(os.path.join(d, "Makefile"), "obj-$(CONFIG_FOO_A) += a.o\n")
+            src = os.path.join(d, "a.c")
+            prepend(src, "#if defined(CONFIG_FOO_A_CONSOLE) || "
+                    "defined(CONFIG_FOO_A_LEDS)\n#endif\n")
+            mm = self.module_map(root)
+            self.assertEqual(mm.module_options(src, mm.resolve(src)),
+                             [("CONFIG_FOO_A", "m"),
+                              ("CONFIG_FOO_A_CONSOLE", "n")])
+
     def test_a_bool_part_option_and_valued_options(self):
         """A part built under a bool option ("foo-$(CONFIG_FOO_CFM) +=
         cfm.o") is parsed with it =y; an int option the file uses that

@@ -197,6 +197,26 @@ def drop_unmet(kconfig, config, keep=(), arch="x86"):
     return [(s, v) for s, v in config if s in values]
 
 
+def needs_built_in(kconfig, config, sym, own):
+    """Whether sym's own "depends on" lines hold with the options own
+    built in but fail with them as modules: a bool under "depends on
+    FOO=y" (the console of a tty driver, SERIAL_8250_CONSOLE), which no
+    module build of FOO has, whatever its default or KDIR's .config."""
+    # what own depends on is on as far as it can be: only own's being
+    # modules may fail the test
+    deps = {d for o in own for d in kconfig.depends.get(o, ())
+            if d in kconfig.tristate or d in kconfig.bool}
+
+    def holds(v):
+        values = dict(config)
+        values.update((d, "y") for d in deps)
+        values.update((o, v) for o in own)
+        ev = _Eval(values)
+        ev.types = kconfig.types
+        return all(ev.run(e) for e, _ in kconfig.dep_exprs.get(sym, ()))
+    return bool(own) and holds("y") and not holds("m")
+
+
 def _deps(kc, ev, sym):
     return min([ev.run(e) for e, f in kc.dep_exprs.get(sym, ())
                 if f in ev.files] +

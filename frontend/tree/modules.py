@@ -15,6 +15,7 @@ import os
 import re
 import shlex
 
+from .kconfeval import needs_built_in
 from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
@@ -580,7 +581,9 @@ class ModuleMap:
         in the same Kconfig files, as =m; a bool option its part is built
         under ("bridge-$(CONFIG_BRIDGE_CFM) += br_cfm.o") as =y; int, hex
         and string options the file uses that KDIR's .config lacks, at
-        their Kconfig default. What KDIR already says is left alone."""
+        their Kconfig default; a bool the file tests that only a
+        built-in build of its own options can have ("depends on FOO=y")
+        as "n". What KDIR already says is left alone otherwise."""
         if self.mode != "any" or not placement.module:
             return []
         kc = self.kconfig
@@ -606,6 +609,13 @@ class ModuleMap:
                 out.setdefault(sym, "m")
             elif sym in kc.defaults and sym not in kc.config:
                 out.setdefault(sym, kc.defaults[sym])
+        # a bool the file tests that only a built-in build of its own
+        # options can have is off in the module build
+        own = [o for o in placement.options if out.get(o) == "m"]
+        for sym in sorted(tested - set(placement.options)):
+            if sym in kc.bool and sym not in kc.tristate and \
+                    needs_built_in(kc, kc.config, sym, own):
+                out[sym] = "n"
         # one member of each choice is on in any configuration
         for sym, v in kc.choice_defaults(placement.options, tested):
             if not any(kc.choice_of.get(o) == kc.choice_of[sym]

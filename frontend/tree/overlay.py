@@ -36,6 +36,7 @@ class Overlays:
         text = "".join(
             "#undef %s\n#define %s_MODULE 1\n" % (o, o) if v == "m" else
             "#undef %s_MODULE\n#define %s 1\n" % (o, o) if v == "y" else
+            "#undef %s\n#undef %s_MODULE\n" % (o, o) if v == "n" else
             "#undef %s\n#define %s %s\n" % (o, o, v)
             for o, v in options)
         name = hashlib.sha1(text.encode()).hexdigest()[:20] + ".h"

@@ -12,21 +12,57 @@
 #include <string.h>
 #include "modlife.h"
 
+/* parameter @n of @name is kept until an undo: its "keeps:" row, or NULL */
+static const char *kept_param(const char *name, int n)
+{
+	char k[KEYLEN + 16];
+	const char *how;
+
+	snprintf(k, sizeof(k), "keeps:%s:%d", name, n);
+	how = kb_lookup_how(k);
+	return how && !strncmp(how, "undo: ", 6) ? how + 6 : NULL;
+}
+
 /*
- * Another object of the module's own data handed to the same call: the
- * module's own notifier chain or list, which goes with the module
+ * @arg, based on @o, is "&o" or "&o.member": o is the object itself, not
+ * a pointer whose value is handed over ("p", "&p->m"), nor an array
  */
-static int own_container(struct expression *call, struct expression *kept)
+static int is_address_of(struct expression *arg, struct symbol *o)
+{
+	struct symbol *t = strip_type(o);
+
+	return arg && t && t->type != SYM_PTR && t->type != SYM_ARRAY;
+}
+
+/* an object of static storage that another file defines */
+static int is_core_object(struct symbol *o)
+{
+	return o && o->type == SYM_NODE && o->namespace == NS_SYMBOL &&
+	       !ml_is_function(o) && !is_own_symbol(o) &&
+	       (o->ctype.modifiers & (MOD_EXTERN | MOD_TOPLEVEL | MOD_STATIC));
+}
+
+/*
+ * What else the call keeps, when the undo takes it too, is where the
+ * object is kept: a chain or list of the core that outlives the module
+ * (an object of another file: &panic_notifier_list, &pci_bus_type)
+ * only. The module's own data (its own notifier chain), or something
+ * reached through a pointer (a jack of the card, freed at unbind), goes
+ * with the module or before it.
+ */
+static int kept_in_own(const char *name, struct expression *call,
+		       struct expression *kept)
 {
 	struct expression *arg;
 	struct symbol *o;
+	int n = -1;
 
 	FOR_EACH_PTR(call->args, arg) {
-		if (arg == kept || is_this_module(arg))
+		n++;
+		if (arg == kept || is_this_module(arg) || !kept_param(name, n))
 			continue;
 		o = base_object(arg);
-		if (o && !ml_is_function(o) && is_static_object(o) &&
-		    is_own_symbol(o))
+		if (!is_core_object(o) || !is_address_of(arg, o))
 			return 1;
 	} END_FOR_EACH_PTR(arg);
 	return 0;
@@ -50,25 +86,23 @@ static void kept_call(struct walk_ctx *ctx, struct expression *call,
 	const char *name = callee_name(callee), *how;
 	struct expression *arg;
 	struct finding *f;
-	struct symbol *o, *t;
-	char k[KEYLEN + 16], undo[KEYLEN];
+	struct symbol *o;
+	char undo[KEYLEN];
 	int n = 0;
 
 	if (!name || !ctx->fn || !tu.is_module)
 		return;
 	FOR_EACH_PTR(call->args, arg) {
-		snprintf(k, sizeof(k), "keeps:%s:%d", name, n++);
-		how = kb_lookup_how(k);
-		if (!how || strncmp(how, "undo: ", 6))
+		how = kept_param(name, n++);
+		if (!how)
 			continue;
 		o = base_object(arg);
-		t = o ? strip_type(o) : NULL;
 		/* an array's elements are registered one by one, elsewhere */
 		if (!o || ml_is_function(o) || !is_static_object(o) ||
-		    !is_own_symbol(o) || is_kobject_bearing(o) || !t ||
-		    t->type == SYM_ARRAY || own_container(call, arg))
+		    !is_own_symbol(o) || is_kobject_bearing(o) ||
+		    !is_address_of(arg, o) || kept_in_own(name, call, arg))
 			continue;
-		undo_name(how + 6, undo, sizeof(undo));
+		undo_name(how, undo, sizeof(undo));
 		f = finding_new("never-unregistered", call->pos, sym_name(o));
 		f->unload = 1;
 		finding_message(f, "'%s' (%s) lives in module data and %s() keeps it until %s() takes it back, but nothing before the unload does: after rmmod the core still reaches it (a list walk, a lookup, a callback through it) in freed memory; take it back with %s() in the exit path",

@@ -289,7 +289,15 @@ static void unregistered(struct walk_ctx *ctx, struct expression *arg)
 	if (!o || !is_static_object(o))
 		return;
 	snprintf(k, sizeof(k), KEY_UNREGISTERED_OBJ "%s", sym_name(o));
-	provide_if_may_reach(sym_name(ctx->fn), k);
+	/*
+	 * a teardown-like function is there to run before the unload,
+	 * however it is reached (a table of functions, the init's own
+	 * end of a self-test)
+	 */
+	if (is_teardown_name(sym_name(ctx->fn)))
+		provide(k);
+	else
+		provide_if_may_reach(sym_name(ctx->fn), k);
 }
 
 static void helper_registers(struct walk_ctx *ctx, struct expression *call,

@@ -89,9 +89,25 @@ static int owner_sources(struct expression *e, struct symbol **out, int n)
 }
 
 /*
+ * "const struct x *": what the pointer points to is const (a pointer
+ * examined has its target's qualifiers, its target node folded away)
+ */
+static int pointee_const(struct symbol *p)
+{
+	struct symbol *t = strip_type(p);
+
+	if (!t || t->type != SYM_PTR)
+		return 0;
+	return (t->ctype.modifiers & MOD_CONST) || (t->ctype.base_type &&
+		(t->ctype.base_type->ctype.modifiers & MOD_CONST));
+}
+
+/*
  * The struct each parameter points to, "|"-separated ("-" for any other
  * parameter): an unregistration taking back what its registration was
- * given takes a parameter of the same struct (misc_deregister())
+ * given takes a parameter of the same struct (misc_deregister()). A
+ * const one is a template read or copied (dvb_register_device()), not
+ * an object linked in: "-" too.
  */
 static const char *param_structs(struct symbol *fn, char *buf, size_t len)
 {
@@ -103,7 +119,7 @@ static const char *param_structs(struct symbol *fn, char *buf, size_t len)
 	if (!t || t->type != SYM_FN)
 		return buf;
 	FOR_EACH_PTR(t->arguments, arg) {
-		st = pointee_struct(arg);
+		st = pointee_const(arg) ? NULL : pointee_struct(arg);
 		n += snprintf(buf + n, n < len ? len - n : 0, "%s%s",
 			      first ? "" : "|",
 			      st && st->ident ? type_name(st) : "-");

@@ -644,9 +644,20 @@ int chain_drv_probe(struct chain_drv *d, int (*probe)(void));
 int devm_chain_register(void *dev, struct chain_link *l);
 int tally_register(struct chain_link *l, int n);
 void tally_unregister(int n);
+int tmpl_register(struct chain_drv **out, const struct chain_link *tmpl);
+void tmpl_unregister(struct chain_link *l);
+
+struct chain_head {
+	struct chain_link *first;
+};
+
+extern struct chain_head core_head;
+int head_register(struct chain_head *h, struct chain_link *l);
+void head_unregister(struct chain_head *h, struct chain_link *l);
 """
 
 CHAIN_C = """\
+#include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include "../include/chain/chain.h"
@@ -679,6 +690,19 @@ int devm_chain_register(void *dev, struct chain_link *l)
 }
 EXPORT_SYMBOL(devm_chain_register);
 
+static void chain_release_managed(struct device *dev, void *res)
+{
+}
+
+int chain_add_managed(struct device *dev, struct chain_link *l)
+{
+	void *res = devres_alloc(chain_release_managed, 0, GFP_KERNEL);
+
+	devres_add(dev, res);
+	return chain_register(l);
+}
+EXPORT_SYMBOL(chain_add_managed);
+
 static int tally;
 
 int tally_register(struct chain_link *l, int n)
@@ -693,10 +717,43 @@ void tally_unregister(int n)
 	tally -= n;
 }
 EXPORT_SYMBOL(tally_unregister);
+
+static struct chain_drv copy;
+
+int tmpl_register(struct chain_drv **out, const struct chain_link *tmpl)
+{
+	copy.link = *tmpl;
+	*out = &copy;
+	return 0;
+}
+EXPORT_SYMBOL(tmpl_register);
+
+void tmpl_unregister(struct chain_link *l)
+{
+}
+EXPORT_SYMBOL(tmpl_unregister);
+
+struct chain_head core_head;
+EXPORT_SYMBOL(core_head);
+
+int head_register(struct chain_head *h, struct chain_link *l)
+{
+	l->next = h->first;
+	h->first = l;
+	return 0;
+}
+EXPORT_SYMBOL(head_register);
+
+void head_unregister(struct chain_head *h, struct chain_link *l)
+{
+	h->first = l->next;
+}
+EXPORT_SYMBOL(head_unregister);
 """
 
 CHAINDRV_C = """\
 #include <linux/module.h>
+#include <linux/slab.h>
 #include "../../include/chain/chain.h"
 
 static int chaindrv_call(void)
@@ -708,12 +765,25 @@ static struct chain_link kept_link = { .call = chaindrv_call };
 static struct chain_link given_back = { .call = chaindrv_call };
 static struct chain_drv kept_drv = { .name = "chaindrv" };
 static struct chain_link counted = { .call = chaindrv_call };
+static struct chain_link tmpl = { .call = chaindrv_call };
+static struct chain_drv *copied;
+static struct chain_link *dyn;
+static struct chain_head own_head;
+static struct chain_link on_own, on_core, on_dyn;
 
 static int __init chaindrv_init(void)
 {
+	struct chain_head *h = kzalloc(sizeof(*h), GFP_KERNEL);
+
 	chain_register(&kept_link);
 	chain_register(&given_back);
 	tally_register(&counted, 1);
+	tmpl_register(&copied, &tmpl);
+	dyn = kzalloc(sizeof(*dyn), GFP_KERNEL);
+	chain_register(dyn);
+	head_register(&own_head, &on_own);
+	head_register(h, &on_dyn);
+	head_register(&core_head, &on_core);
 	return chain_drv_probe(&kept_drv, chaindrv_call);
 }
 
@@ -989,9 +1059,11 @@ EXPORT_SYMBOL(act_register);
         """A function named with "register" keeps parameter N when the
         tree exports its undo ("unregister"/"deregister") taking the
         same struct; a function handing its parameter on to one keeps
-        it too, a devm_ one does not, one whose undo takes something
-        else keeps nothing. A static object kept and never taken back
-        is reported at the call, with the generated knowledge."""
+        it too, a devm_ one or one that hands the core an action for
+        unbind (devres_add()) does not, one whose undo takes something
+        else keeps nothing, nor does a const parameter (a template). A
+        static object kept and never taken back is reported at the call,
+        with the generated knowledge."""
         with TempDir() as tmp:
             tree = os.path.join(tmp, "linux")
             os.makedirs(os.path.join(tree, "include", "linux"))
@@ -1004,18 +1076,24 @@ EXPORT_SYMBOL(act_register);
             write(os.path.join(tree, "drivers", "chain", "Kbuild"),
                   "obj-m += chaindrv.o\n")
             out, rows = self.knowledge(tree, tmp, "keeps:")
-            undo = "undo: kernel/chain.c:15 chain_unregister()"
+            undo = "undo: kernel/chain.c:16 chain_unregister()"
+            head = "undo: kernel/chain.c:88 head_unregister()"
             self.assertEqual(rows, [
                 ["keeps:chain_drv_probe:0", ".link", undo],
-                ["keeps:chain_register:0", "-", undo]])
+                ["keeps:chain_register:0", "-", undo],
+                ["keeps:head_register:0", "-", head],
+                ["keeps:head_register:1", "-", head]])
 
             cmd = [MODLIFE, "scan", "--no-cocci", "--rules",
                    "never-unregistered", *cold(), drv]
             self.assertEqual(run(cmd).stdout, "")
             after = run(cmd, env=dict(os.environ, MODLIFE_KB=out))
+            # kept where the core keeps it: not the module's own
+            # chain, not a chain reached through a pointer; a pointer
+            # variable's value is no object of the module's data
             self.assertEqual(warned_at(after.stdout),
-                             ["chaindrv.c:16:23", "chaindrv.c:19:31"],
-                             after.stderr)
+                             ["chaindrv.c:24:23", "chaindrv.c:32:22",
+                              "chaindrv.c:33:31"], after.stderr)
             self.assertIn("'kept_link' (struct chain_link) lives in module "
                           "data and chain_register() keeps it until "
                           "chain_unregister() takes it back", after.stdout)

@@ -807,6 +807,8 @@ def _register_helpers(per_file):
 
 
 DEVM = re.compile(r"_*devm_")
+# calls handing the core an action to run at unbind (kb/api.tsv)
+DEVRES = tuple(name for cls, name in paths.kb_api() if cls == "devres")
 REGISTER_WORD = re.compile(r"(?:^|(?<=_))register(?=_|$)")
 
 
@@ -828,14 +830,21 @@ def _keep_helpers(per_file):
     and misc_deregister(), struct miscdevice). A function handing its
     parameter (or a member of it) to such a parameter keeps it too
     (__platform_driver_probe() -> __platform_driver_register()), in any
-    file, unless its name is teardown-like. devm_ functions take back
-    what they register themselves, at unbind: they keep nothing."""
-    sigs, wheres = {}, {}
+    file, unless its name is teardown-like. devm_ functions, and those
+    that hand the core an action for unbind (kb/api.tsv's devres class:
+    snd_soc_jack_add_gpios()), take back what they register themselves:
+    they keep nothing."""
+    sigs, wheres, undoing = {}, {}, set()
     for i, p in enumerate(per_file):
         shared = set(p[1]) | (set(p[3]) if p[8] else set())
         wheres.update(p[1])
+        defs = {} if p[8] else p[3]
+        undoing |= {_node(i, defs, fn) for fn, to in p[0].items()
+                    if any(fnmatch.fnmatchcase(t, d) for t in to
+                           for d in DEVRES)}
         for name, sig in p[10].items():
-            if name in shared and sig and not DEVM.match(name):
+            if name in shared and sig and not DEVM.match(name) and \
+                    name not in undoing:
                 sigs.setdefault(name, sig.split("|"))
     by_base = {}
     for name in sigs:
@@ -856,7 +865,8 @@ def _keep_helpers(per_file):
         for src, dst, path, _ in edges:
             name = src[0][1] if isinstance(src[0], tuple) else src[0]
             if dst in sinks and src not in sinks and \
-                    not TEARDOWN_WORD.search(name) and not DEVM.match(name):
+                    not TEARDOWN_WORD.search(name) and \
+                    not DEVM.match(name) and src[0] not in undoing:
                 dpath, undo, where = sinks[dst]
                 sinks[src] = (path + dpath, undo, where)
                 changed = True

@@ -105,15 +105,37 @@ static void kept_call(struct walk_ctx *ctx, struct expression *call,
 		undo_name(how, undo, sizeof(undo));
 		f = finding_new("never-unregistered", call->pos, sym_name(o));
 		f->unload = 1;
-		finding_message(f, "'%s' (%s) lives in module data and %s() keeps it until %s() takes it back, but nothing before the unload does: after rmmod the core still reaches it (a list walk, a lookup, a callback through it) in freed memory; take it back with %s() in the exit path",
+		finding_message(f, "'%s' (%s) lives in module data and %s() keeps it until %s() takes it back, but nothing before the unload does: after rmmod the core still reaches it (a list walk, a lookup, a callback through it) in freed memory; take it back with %s() before the unload (in the exit path, or in the remove of the driver whose probe registered it)",
 				sym_name(o), type_name(o), name, undo, undo);
 		finding_unless(f, KEY_UNREGISTERED_OBJ "%s", sym_name(o));
+		finding_unless(f, KEY_UNREGISTERED_TYPE "%s", type_name(o));
+		finding_unless(f, KEY_KEEPER_DEFINED "%s", name);
 		finding_report(f);
 	} END_FOR_EACH_PTR(arg);
+}
+
+/*
+ * A keeping function that the module defines itself keeps what it is
+ * given in the module's own list (viafb_pm_register() of via-core.c):
+ * said for the link step, which knows every file of the module
+ */
+static void kept_function(struct symbol *fn)
+{
+	const char *name = sym_name(fn);
+	int n = 0;
+
+	if (!name || (fn->ctype.modifiers & MOD_STATIC))
+		return;
+	while (formal_param(fn, n))
+		if (kept_param(name, n++)) {
+			provide(KEY_KEEPER_DEFINED "%s", name);
+			return;
+		}
 }
 
 const struct modlife_check check_kept = {
 	.modes = CHECK_RULES,
 	.name = "kept",
+	.function = kept_function,
 	.call = kept_call,
 };

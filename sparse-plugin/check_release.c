@@ -280,13 +280,47 @@ static void element_registered(struct walk_ctx *ctx, struct expression *e)
 	mark_registered(ctx, e, NULL, NULL);
 }
 
+/*
+ * @arg is a pointer's value ("misc", "data->drv"), not the address of a
+ * member of what a pointer points to ("&adev->nb": that object is the
+ * device's, never a static one)
+ */
+static int is_loaded_pointer(struct expression *arg)
+{
+	arg = strip_expr(arg);
+	return arg && arg->type == EXPR_PREOP && arg->op == '*';
+}
+
+/*
+ * A static object, or a declaration of one ("extern struct x obj;" of
+ * the module's header, used before the definition): keyed by name alike
+ */
+static int is_named_object(struct symbol *o)
+{
+	return is_static_object(o) ||
+	       (o->type == SYM_NODE && o->namespace == NS_SYMBOL &&
+		!ml_is_function(o) && (o->ctype.modifiers & MOD_EXTERN) &&
+		is_own_symbol(o));
+}
+
 /* a static object that may be taken back from the core before unload */
 static void unregistered(struct walk_ctx *ctx, struct expression *arg)
 {
-	struct symbol *o = base_object(arg);
+	struct symbol *o = base_object(arg), *st;
 	char k[KEYLEN + 32];
 
-	if (!o || !is_static_object(o))
+	/*
+	 * Through a pointer ("data->drv", a card from the driver data): it
+	 * may be any static object of its type
+	 */
+	st = arg ? pointee_struct(arg->ctype) : NULL;
+	if (st && st->ident && (!o || !is_named_object(o)) &&
+	    is_loaded_pointer(arg)) {
+		snprintf(k, sizeof(k), KEY_UNREGISTERED_TYPE "%s",
+			 type_name(st));
+		provide_if_may_reach(sym_name(ctx->fn), k);
+	}
+	if (!o || !is_named_object(o))
 		return;
 	snprintf(k, sizeof(k), KEY_UNREGISTERED_OBJ "%s", sym_name(o));
 	/*

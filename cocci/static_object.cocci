@@ -463,7 +463,7 @@ so_ns.add(so_key(q, NAME))
 @unreg_any depends on (pddef || pddefa || kodef || ksdef || devdef || memdef) && (org || report)@
 identifier NAME, F;
 // modlife-gen begin unregister: generated from kb/api.tsv unregister, kb/teardown-words.txt (make cocci-gen)
-identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|deregister|disable|free|del|put|deactivate|destructor|uninitialize|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
+identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|deregister|disable|free|del|put|deactivate|destructor|uninitialize|unsetup|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
 // modlife-gen end unregister
 position q;
 @@
@@ -486,7 +486,7 @@ so_unreg.add(so_key(q, NAME))
 @unreg_arr depends on pdarr && (org || report)@
 identifier pdadd.A;
 // modlife-gen begin unregister: generated from kb/api.tsv unregister, kb/teardown-words.txt (make cocci-gen)
-identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|deregister|disable|free|del|put|deactivate|destructor|uninitialize|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
+identifier UNREG =~ "^([A-Za-z0-9_]*unregister[A-Za-z0-9_]*|[A-Za-z0-9_]*deregister[A-Za-z0-9_]*)$|(^|_)(remove|disconnect|shutdown|stop|exit|release|close|hangup|detach|cleanup|destroy|teardown|unbind|uninit|deinit|fini|unregister|deregister|disable|free|del|put|deactivate|destructor|uninitialize|unsetup|dtr|presuspend|postsuspend|dealloc|leave|disconn|drop|delete|quiesce|cancel)(_|$)";
 // modlife-gen end unregister
 expression E;
 position q;

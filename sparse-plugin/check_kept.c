@@ -68,6 +68,52 @@ static int kept_in_own(const char *name, struct expression *call,
 	return 0;
 }
 
+/* @e, a call or "x = call", undoes @o: an unregistration of it */
+static int undoes(struct expression *e, struct symbol *o)
+{
+	struct expression *arg;
+	const char *name;
+
+	e = strip_expr(e);
+	if (e && e->type == EXPR_ASSIGNMENT)
+		e = strip_expr(e->right);
+	if (!e || e->type != EXPR_CALL)
+		return 0;
+	name = callee_name(expr_symbol(e->fn));
+	if (!name || !(api_is("unregister", name) || is_teardown_name(name)))
+		return 0;
+	FOR_EACH_PTR(e->args, arg) {
+		if (base_object(arg) == o)
+			return 1;
+	} END_FOR_EACH_PTR(arg);
+	return 0;
+}
+
+/*
+ * The function that registers @o takes it back itself, in a statement of
+ * its body's top level after @call and before any label: a use for the
+ * length of the call (a self-test's probe), not an error path's undo
+ * ("if (ret)", "err: ...")
+ */
+static int undone_in_place(struct symbol *fn, struct expression *call,
+			   struct symbol *o)
+{
+	struct symbol *base = strip_type(fn);
+	struct statement *body = base ? base->stmt : NULL, *s;
+
+	if (!body || body->type != STMT_COMPOUND)
+		return 0;
+	FOR_EACH_PTR(body->stmts, s) {
+		if (s->type == STMT_LABEL)
+			return 0;
+		if (s->pos.line <= call->pos.line)
+			continue;
+		if (s->type == STMT_EXPRESSION && undoes(s->expression, o))
+			return 1;
+	} END_FOR_EACH_PTR(s);
+	return 0;
+}
+
 /* "drivers/char/misc.c:270 misc_deregister()": the name, without "()" */
 static const char *undo_name(const char *how, char *buf, size_t len)
 {
@@ -100,7 +146,8 @@ static void kept_call(struct walk_ctx *ctx, struct expression *call,
 		/* an array's elements are registered one by one, elsewhere */
 		if (!o || ml_is_function(o) || !is_static_object(o) ||
 		    !is_own_symbol(o) || is_kobject_bearing(o) ||
-		    !is_address_of(arg, o) || kept_in_own(name, call, arg))
+		    !is_address_of(arg, o) || kept_in_own(name, call, arg) ||
+		    undone_in_place(ctx->fn, call, o))
 			continue;
 		undo_name(how, undo, sizeof(undo));
 		f = finding_new("never-unregistered", call->pos, sym_name(o));

@@ -306,16 +306,19 @@ static int is_named_object(struct symbol *o)
 /* a static object that may be taken back from the core before unload */
 static void unregistered(struct walk_ctx *ctx, struct expression *arg)
 {
-	struct symbol *o = base_object(arg), *st;
+	struct symbol *o = base_object(arg), *st, *t;
 	char k[KEYLEN + 32];
 
 	/*
-	 * Through a pointer ("data->drv", a card from the driver data): it
-	 * may be any static object of its type
+	 * Through a pointer ("data->drv", a card from the driver data, a
+	 * static pointer or array of them): it may be any static object of
+	 * its type
 	 */
 	st = arg ? pointee_struct(arg->ctype) : NULL;
-	if (st && st->ident && (!o || !is_named_object(o)) &&
-	    is_loaded_pointer(arg)) {
+	t = o ? strip_type(o) : NULL;
+	if (st && st->ident && is_loaded_pointer(arg) &&
+	    (!o || !is_named_object(o) || t->type == SYM_PTR ||
+	     t->type == SYM_ARRAY)) {
 		snprintf(k, sizeof(k), KEY_UNREGISTERED_TYPE "%s",
 			 type_name(st));
 		provide_if_may_reach(sym_name(ctx->fn), k);

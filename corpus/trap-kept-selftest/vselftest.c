@@ -6,11 +6,15 @@
  *
  * The probe node is unregistered in vselftest_probe_cleanup(), which only
  * the init function calls. A teardown-like function is there to take back
- * what was set up, however it is reached: not a finding.
+ * what was set up, however it is reached: not a finding. Likewise the
+ * reboot notifier that the init registers only to check that the chain
+ * takes it, and removes in the same function: not an error path's undo.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/reboot.h>
 
 #define VSELFTEST_MINOR	242
 
@@ -31,6 +35,16 @@ static struct miscdevice vselftest_node = {
 	.fops	= &vselftest_fops,
 };
 
+static int vselftest_reboot(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block vselftest_reboot_nb = {
+	.notifier_call	= vselftest_reboot,
+};
+
 static int vselftest_probe_minor(void)
 {
 	return misc_register(&vselftest_probe_node);
@@ -43,8 +57,12 @@ static void vselftest_probe_cleanup(void)
 
 static int __init vselftest_init(void)
 {
-	int ret = vselftest_probe_minor();
+	int ret = register_reboot_notifier(&vselftest_reboot_nb);
 
+	unregister_reboot_notifier(&vselftest_reboot_nb);
+	if (ret)
+		return ret;
+	ret = vselftest_probe_minor();
 	if (ret)
 		pr_warn("vselftest: minor %d is taken\n", VSELFTEST_MINOR);
 	else

@@ -80,7 +80,7 @@ static int undoes(struct expression *e, struct symbol *o)
 	if (!e || e->type != EXPR_CALL)
 		return 0;
 	name = callee_name(expr_symbol(e->fn));
-	if (!name || !(api_is("unregister", name) || is_teardown_name(name)))
+	if (!name || !is_undo_name(name))
 		return 0;
 	FOR_EACH_PTR(e->args, arg) {
 		if (base_object(arg) == o)

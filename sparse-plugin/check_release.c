@@ -380,7 +380,7 @@ static void release_call(struct walk_ctx *ctx, struct expression *call,
 		provide(KEY_WAITED "%s", key);
 	static_users(call, name);
 	/* generous: a wrong "never unregistered" would mislead the fix */
-	if (api_is("unregister", name) || is_teardown_name(name))
+	if (is_undo_name(name))
 		FOR_EACH_PTR(call->args, arg) {
 			if (!each_element(ctx, arg, unregistered))
 				unregistered(ctx, arg);

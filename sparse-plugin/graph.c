@@ -194,6 +194,16 @@ int is_teardown_name(const char *name)
 	return !strncmp(name, "devm_add_action", 15);
 }
 
+/*
+ * A call of @name may take back what the module registered: kb/api.tsv's
+ * unregister class or any teardown-like name (generous: a wrong "never
+ * taken back" would mislead)
+ */
+int is_undo_name(const char *name)
+{
+	return api_is("unregister", name) || is_teardown_name(name);
+}
+
 /* A function stored into @st's @member may run before the unload. */
 int is_teardown_store(const char *st, const char *member)
 {

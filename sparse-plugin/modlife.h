@@ -167,6 +167,7 @@ const char *reach_path(const struct reach *r, const char *fn, char *buf,
 void reach_free(struct reach *r);
 void graph_reset(void);
 int is_teardown_name(const char *name);
+int is_undo_name(const char *name);
 int is_teardown_member(const char *m);
 int is_teardown_store(const char *st, const char *member);
 

@@ -789,23 +789,35 @@ def _register_helpers(per_file):
         else:
             edges.append((src, (_node(i, defs, x["to"]), x["arg"]),
                           x["path"], held))
-    changed = True
-    while changed:
-        changed = False
-        for src, dst, path, held in edges:
-            if dst in sinks and src not in sinks:
-                dpath, where, dheld = sinks[dst]
-                sinks[src] = (path + dpath, where, held or dheld)
-                changed = True
+    _spread(sinks, edges, lambda edge, sink: (
+        edge[2] + sink[0], sink[1], edge[3] or sink[2]))
     # kb/api.tsv's registrations are known as they are; devm_ variants
     # are not registrations (as kb/api.tsv leaves them out)
     known = [name for cls, name in paths.kb_api() if cls == "register"]
     return {(n, p): v for (n, p), v in sinks.items()
             if isinstance(n, str) and n in exported and
-            not n.startswith(("devm_", "__devm_")) and
+            not DEVM.match(n) and
             not any(fnmatch.fnmatchcase(n, k) for k in known)}
 
 
+def _spread(sinks, edges, carry):
+    """Closes sinks {(fn node, param): value} over the edges (source,
+    destination, ...) of _param_edges(): a source handing its parameter
+    on to a sink's becomes a sink, with carry(edge, the sink's value),
+    unless that is None, until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for edge in edges:
+            src, dst = edge[0], edge[1]
+            if dst in sinks and src not in sinks:
+                value = carry(edge, sinks[dst])
+                if value is not None:
+                    sinks[src] = value
+                    changed = True
+
+
+# the devm_ functions: the core takes back what they set up, at unbind
 DEVM = re.compile(r"_*devm_")
 # calls handing the core an action to run at unbind (kb/api.tsv)
 DEVRES = tuple(name for cls, name in paths.kb_api() if cls == "devres")
@@ -859,17 +871,16 @@ def _keep_helpers(per_file):
                     sinks.setdefault((name, n), (
                         "", u, wheres.get(u, "%s()" % u)))
     exported, edges = _param_edges(per_file)
-    changed = True
-    while changed:
-        changed = False
-        for src, dst, path, _ in edges:
-            name = src[0][1] if isinstance(src[0], tuple) else src[0]
-            if dst in sinks and src not in sinks and \
-                    not TEARDOWN_WORD.search(name) and \
-                    not DEVM.match(name) and src[0] not in undoing:
-                dpath, undo, where = sinks[dst]
-                sinks[src] = (path + dpath, undo, where)
-                changed = True
+
+    def carry(edge, sink):
+        node = edge[0][0]
+        name = node[1] if isinstance(node, tuple) else node
+        if TEARDOWN_WORD.search(name) or DEVM.match(name) or \
+                node in undoing:
+            return None
+        return (edge[2] + sink[0], sink[1], sink[2])
+
+    _spread(sinks, edges, carry)
     return {(n, p): v for (n, p), v in sinks.items()
             if isinstance(n, str) and n in exported}
 

@@ -292,12 +292,15 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
         st = scanner.stats
         why = ", ".join("%s %d" % kv for kv in sorted(st["reasons"].items()))
         sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
-                         "module code%s), %d not parsed, %d from cache; "
+                         "module code%s), %d not parsed, %d from cache%s; "
                          "%.2f s, link %.3f s; knowledge: %s\n"
                          % (st["files"], st["checked"], st["skipped"],
                             ": " + why if why else "",
-                            st["failed"], st["cache_hits"], st["seconds"],
-                            st["link_seconds"], scanner.knowledge))
+                            st["failed"], st["cache_hits"],
+                            " (semantic patches: %d)" % st["cocci_cache_hits"]
+                            if st.get("cocci_cache_hits") else "",
+                            st["seconds"], st["link_seconds"],
+                            scanner.knowledge))
     if base_file:
         baseline.write(base_file.tmp, result["findings"])
         base_file.commit()

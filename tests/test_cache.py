@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The fact cache: a second scan re-links only, an edited file (or the
 module-local header it includes) is re-parsed alone, and a cache that is
-corrupt or cannot be written never changes the result."""
+corrupt or cannot be written never changes the result. The semantic
+patches' results on a file the checker cannot parse are cached too."""
 import glob
+import json
 import os
 import re
 import unittest
@@ -72,6 +74,68 @@ class CacheTest(unittest.TestCase):
             self.assertIn("without it", res.stderr)
             self.assertEqual(finding_keys(r, d), expected(d))
             self.assertEqual(res.returncode, 1)
+
+
+# a spatch that answers --version as the real one and otherwise notes
+# that it ran and fails
+FAKE_SPATCH = """#!/bin/sh
+if [ "$1" = --version ]; then exec %s --version; fi
+echo ran >> %s
+echo 'fake spatch: no' >&2
+exit 3
+"""
+
+
+class CocciCacheTest(unittest.TestCase):
+    def test_unparsed_file_rescan_runs_no_spatch(self):
+        import shutil
+        import subprocess
+        with TempDir() as tmp:
+            d = copy_module("misc-char-bug", tmp)
+            src = os.path.join(d, "mchar.c")
+            with open(src) as f:
+                text = f.read()
+            with open(src, "w") as f:
+                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
+            cache = seeded(os.path.join(tmp, "cache"))
+            r1, s1, res1 = scan_stats([d], cache)
+            self.assertEqual(s1[3], 1)
+            cocci = [(f["engine"], f["rule"], f["line"])
+                     for f in r1["findings"]]
+            self.assertEqual(cocci, [("cocci", "missing-owner", 74)])
+            self.assertNotIn("semantic patches", res1.stderr)
+            bin_dir = os.path.join(tmp, "bin")
+            os.mkdir(bin_dir)
+            ran = os.path.join(tmp, "ran")
+            fake = os.path.join(bin_dir, "spatch")
+            with open(fake, "w") as f:
+                f.write(FAKE_SPATCH % (shutil.which("spatch"), ran))
+            os.chmod(fake, 0o755)
+            env = dict(os.environ, PATH=bin_dir + os.pathsep +
+                       os.environ["PATH"])
+            args = [MODLIFE, "scan", "--format", "json", "--stats",
+                    "--cache-dir", cache, d]
+            res2 = subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            # every script's results from the cache: spatch never ran
+            self.assertFalse(os.path.exists(ran), res2.stderr)
+            self.assertEqual(json.loads(res2.stdout), r1)
+            self.assertRegex(res2.stderr, r"semantic patches: [1-9]")
+            # an edited file is the fake spatch's again, and its failure
+            # is no result to keep
+            with open(src, "a") as f:
+                f.write("/* edited */\n")
+            res3 = subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            self.assertTrue(os.path.exists(ran))
+            r3 = json.loads(res3.stdout)
+            self.assertEqual(r3["findings"], [])
+            self.assertTrue(any("fake spatch" in e["message"]
+                                for e in r3["errors"]), r3["errors"])
+            os.unlink(ran)
+            subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+            self.assertTrue(os.path.exists(ran))
 
 
 if __name__ == "__main__":

@@ -41,14 +41,35 @@ def spatch_options(script):
     return []
 
 
-def run_report(scripts, paths, timeout=None):
-    """Returns (findings, errors); each finding names its script."""
+def run_report(scripts, paths, timeout=None, cache=None):
+    """Returns (findings, errors); each finding names its script. cache:
+    a CocciCache that holds each script's results per file."""
     timeout = timeout or TIMEOUT
     findings, errors = [], []
     for script in scripts:
-        f, e = _run_one(script, paths, timeout)
+        name = os.path.basename(script)
+        todo = []
+        for p in paths:
+            key = cache.key(script, p) if cache else None
+            hit = cache.get(key) if key else None
+            if hit is None:
+                todo.append((p, key))
+                continue
+            findings += [{"file": p, "line": line, "column": col,
+                          "message": msg, "script": name}
+                         for line, col, msg in hit[0]]
+            errors += [(p, msg) for msg in hit[1]]
+        if not todo:
+            continue
+        f, e = _run_one(script, [p for p, _ in todo], timeout)
         findings += f
         errors += e
+        for p, key in todo:
+            # only what spatch said about the bytes the key was made of
+            if key and cache.key(script, p) == key:
+                cache.put(key, [(x["line"], x["column"], x["message"])
+                                for x in f if x["file"] == p],
+                          [msg for q, msg in e if q == p])
     return findings, errors
 
 

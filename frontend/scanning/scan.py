@@ -23,6 +23,7 @@ from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
+from .cocci_cache import CocciCache
 from ..tree.kconfig import Kconfig
 from ..tree.modules import ModuleMap, tree_root
 from .progress import Progress
@@ -343,6 +344,8 @@ class Scanner:
         # what decides a file's parse besides its flags: the checker, its
         # knowledge, and how failed parses are tried again
         self.cache = FactCache(cache_dir, self._salt_files(), self.warn)
+        # the semantic patches' results, beside the facts
+        self.cocci_cache = CocciCache(self.cache.dir, self.warn)
         self.knowledge = None   # which knowledge the scan read (a label)
         self.stats = {}
         self.input_errors = 0
@@ -580,7 +583,8 @@ class Scanner:
                     if self.cocci == "all" and f in requested and \
                             not _too_large(f):
                         futs[pool.submit(cocci_engine.run_report, scripts,
-                                         [f])] = ("cocci", f, None)
+                                         [f], None, self.cocci_cache)] = (
+                                             "cocci", f, None)
             try:
                 refill()
                 while futs:
@@ -604,9 +608,10 @@ class Scanner:
                                 self.input_errors += 1  # not read at all
                             elif self.cocci == "fallback" and \
                                     f in requested and scripts:
-                                futs[pool.submit(cocci_engine.run_report,
-                                                 scripts, [f])] = ("cocci", f,
-                                                                   None)
+                                futs[pool.submit(
+                                    cocci_engine.run_report, scripts, [f],
+                                    None, self.cocci_cache)] = (
+                                        "cocci", f, None)
                             facts = _marked_failed(facts, err)
                         key = info[f][1]
                         bucket[key].extend(facts)
@@ -656,6 +661,7 @@ class Scanner:
                       # neither engine checked them
                       "unchecked": len(set(failed) - cocci_checked),
                       "cache_hits": self.cache.hits,
+                      "cocci_cache_hits": self.cocci_cache.hits,
                       "seconds": time.time() - t_start,
                       "link_seconds": link_seconds}
         return {"findings": unique, "errors": errors,

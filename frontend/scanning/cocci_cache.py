@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The semantic patches' results of a file, cached like the checker's
+facts (cache.py).
+
+spatch runs with --no-includes on a staged copy of the file
+(staging.py), so what it reports depends only on the file's bytes, the
+name it is staged under, the script and spatch itself: an entry is keyed
+by those. Only a finished run is kept (a timeout, or a spatch that could
+not run or failed without saying why, is tried again the next time).
+Entries live in the fact cache's directory and are trusted as its own
+are: ours, not writable by others, of the shape written here, with no
+path in them (the file is the one whose bytes made the key).
+"""
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+import threading
+
+from .cache import (DIR_MODE, Distrusted, distrust, distrust_dir,
+                    file_hash, read_trusted)
+from .staging import staged_name
+
+# errors that say nothing about the file: never cached
+TRANSIENT = ("timed out", "cannot run", "cannot stage", " failed: ")
+MAX_ENTRY = 1 << 20
+MAX_ITEMS = 10000
+
+
+class CocciCache:
+    def __init__(self, directory, warn):
+        self.dir = directory and os.path.join(directory, "cocci")
+        self.warn = warn
+        self.hits = 0
+        self._lock = threading.Lock()
+        self._salt = None       # spatch's version, once asked
+        self._scripts = {}      # script path -> sha256 of its bytes
+        self._noted = False
+
+    def _spatch(self):
+        """spatch's own words on its version (its results change with
+        it); "" when it cannot say, and then nothing is cached."""
+        with self._lock:
+            if self._salt is None:
+                try:
+                    res = subprocess.run(
+                        ["spatch", "--version"], stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                        timeout=60)
+                    self._salt = res.stdout.decode("utf-8", "replace") \
+                        if res.returncode == 0 else ""
+                except (OSError, subprocess.SubprocessError):
+                    self._salt = ""
+            return self._salt
+
+    def key(self, script, path):
+        """The key of script's results on path as it is now, or None."""
+        if not self.dir:
+            return None
+        spatch = self._spatch()
+        if not spatch:
+            return None
+        with self._lock:
+            if script not in self._scripts:
+                self._scripts[script] = file_hash(script, None)
+            sh = self._scripts[script]
+        content = file_hash(path)
+        if sh is None or content is None:
+            return None
+        h = hashlib.sha256()
+        for part in (spatch, sh, staged_name(path), content):
+            h.update(part.encode("utf-8", "surrogateescape") + b"\0")
+        return h.hexdigest()
+
+    def _path(self, key):
+        return os.path.join(self.dir, key[:2], key + ".json")
+
+    def get(self, key):
+        """([(line, column, message)], [error message]) of key, or None."""
+        if not key:
+            return None
+        path = self._path(key)
+        try:
+            why = distrust_dir(self.dir) or \
+                distrust_dir(os.path.dirname(path))
+            if why:
+                raise Distrusted(why)
+            entry = json.loads(read_trusted(path, MAX_ENTRY).decode("utf-8"))
+            found, errs = entry["findings"], entry["errors"]
+            if not (isinstance(found, list) and isinstance(errs, list) and
+                    len(found) + len(errs) <= MAX_ITEMS):
+                raise TypeError("not an entry of this version")
+            out = []
+            for x in found:
+                line, col, msg = x
+                if not (type(line) is int and type(col) is int and
+                        line > 0 and col > 0 and isinstance(msg, str)):
+                    raise TypeError("not an entry of this version")
+                out.append((line, col, msg))
+            if not all(isinstance(e, str) for e in errs):
+                raise TypeError("not an entry of this version")
+        except Distrusted as e:
+            if not self._noted:
+                self._noted = True
+                self.warn("semantic patch results in %s not used: one %s"
+                          % (self.dir, e))
+            return None
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        with self._lock:
+            self.hits += 1
+        return out, errs
+
+    def put(self, key, found, errs):
+        """Keeps a finished run's results (found: (line, column, message)
+        tuples) unless an error says the run was not one."""
+        if not key or any(t in e for e in errs for t in TRANSIENT):
+            return
+        path = self._path(key)
+        tmp = None
+        try:
+            os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
+            why = distrust(os.stat(os.path.dirname(path)))
+            if why:
+                return      # said when read
+            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"findings": [list(x) for x in found],
+                           "errors": list(errs)}, f, separators=(",", ":"))
+            os.replace(tmp, path)
+        except BaseException as e:
+            if tmp:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            # the fact cache says it once when the directory is unusable
+            if not isinstance(e, OSError):
+                raise

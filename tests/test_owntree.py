@@ -18,7 +18,7 @@ from util import (CORPUS, MODLIFE, ROOT, TempDir, copy_module,
 sys.path.insert(0, ROOT)
 from frontend import paths                              # noqa: E402
 from frontend.tree import gentree, kconfeval, kerneltree  # noqa: E402
-from frontend.tree import ownheaders, timeconst         # noqa: E402
+from frontend.tree import machdirs, ownheaders, timeconst  # noqa: E402
 from frontend.tree.kconfig import Kconfig               # noqa: E402
 
 LINUX61 = os.path.join(ROOT, "build", "linux", "linux-source-6.1")
@@ -929,6 +929,106 @@ class RealTreeTest(unittest.TestCase):
         self.assertIn("no configured headers of Linux 6.1", err)
         self.assertEqual(self.keys(result), self.expected())
 
+
+
+# an architecture's Makefile as a hostile tree may write it
+HOSTILE_ARCH_MAKEFILE = """\
+boarddirs-$(CONFIG_BOARD_A) += board-a
+boarddirs-$(CONFIG_BOARD_B) += board-b
+KBUILD_CPPFLAGS += $(patsubst %,-I$(srctree)/arch/foo/%/include,$(boarddirs-y))
+KBUILD_CFLAGS += $(shell touch $(srctree)/PWNED) -I$(srctree)/../outside
+KBUILD_CFLAGS += $(call cc-option,-I$(srctree)/arch/foo/probe)
+include $(srctree)/../outside/Makefile
+x0 := a a a a a a a a
+x1 = $(x0) $(x0) $(x0) $(x0) $(x0) $(x0) $(x0) $(x0)
+x2 = $(x1) $(x1) $(x1) $(x1) $(x1) $(x1) $(x1) $(x1)
+x3 = $(x2) $(x2) $(x2) $(x2) $(x2) $(x2) $(x2) $(x2)
+x4 = $(x3) $(x3) $(x3) $(x3) $(x3) $(x3) $(x3) $(x3)
+x5 = $(x4) $(x4) $(x4) $(x4) $(x4) $(x4) $(x4) $(x4)
+x6 = $(x5) $(x5) $(x5) $(x5) $(x5) $(x5) $(x5) $(x5)
+x7 = $(x6) $(x6) $(x6) $(x6) $(x6) $(x6) $(x6) $(x6)
+ifeq ($(CONFIG_BOARD_B),y)
+KBUILD_CPPFLAGS += -I$(srctree)/arch/foo/b-only
+endif
+-include $(srctree)/arch/foo/Platform
+"""
+
+
+class MachineDirsTest(unittest.TestCase):
+    """The include directories an architecture's Makefile adds for the
+    machine a file's options build, read as make reads them."""
+
+    def test_a_hostile_makefile_runs_nothing_and_stays_inside(self):
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "tree")
+            for d in ("board-a", "board-b", "b-only", "probe"):
+                os.makedirs(os.path.join(tree, "arch", "foo", d,
+                                         "include"))
+            os.makedirs(os.path.join(tmp, "outside"))
+            write(os.path.join(tmp, "outside", "Makefile"),
+                  "KBUILD_CFLAGS += -I$(srctree)/arch/foo/board-b/include\n")
+            write(os.path.join(tree, "arch", "foo", "Platform"),
+                  "KBUILD_CFLAGS += $(x7) $(x7) $(x7)\n")
+            write(os.path.join(tree, "arch", "foo", "Makefile"),
+                  HOSTILE_ARCH_MAKEFILE)
+            start = time.time()
+            dirs = machdirs.include_dirs(tree, "foo",
+                                         {"CONFIG_BOARD_A": "y"})
+            self.assertLess(time.time() - start, 5)
+            self.assertFalse(os.path.exists(os.path.join(tree, "PWNED")))
+            # the exploding variable spends the budget: nothing is said
+            # rather than something cut short
+            self.assertEqual(dirs, [])
+            write(os.path.join(tree, "arch", "foo", "Platform"), "\n")
+            self.assertEqual(
+                machdirs.include_dirs(tree, "foo", {"CONFIG_BOARD_A": "y"}),
+                [os.path.join(tree, "arch", "foo", "board-a", "include")])
+            self.assertEqual(
+                machdirs.include_dirs(tree, "foo", {"CONFIG_BOARD_B": "y"}),
+                [os.path.join(tree, "arch", "foo", d) for d in
+                 ("board-b/include", "b-only")])
+
+    @unittest.skipUnless(os.path.isdir(LINUX61), "no 6.1 tree")
+    def test_linux_61_boards(self):
+        kc = Kconfig(tree=LINUX61, kdir=None)
+
+        def dirs(arch, options):
+            base = ownheaders.OwnHeaders.config(kc, arch)
+            on = machdirs.configuration(kc, base, options)
+            return [os.path.relpath(d, LINUX61)
+                    for d in machdirs.include_dirs(LINUX61, arch, on)]
+        self.assertEqual(dirs("arm", [("CONFIG_ARCH_SA1100", "y")]),
+                         ["arch/arm/mach-sa1100/include"])
+        self.assertEqual(dirs("arm", []), [])
+        # the base configuration's board, unless the file picks another
+        # member of its choice
+        self.assertEqual(dirs("mips", []),
+                         ["arch/mips/include/asm/mach-malta",
+                          "arch/mips/include/asm/mach-generic"])
+        self.assertEqual(dirs("mips", [("CONFIG_CAVIUM_OCTEON_SOC", "y")]),
+                         ["arch/mips/include/asm/mach-cavium-octeon",
+                          "arch/mips/include/asm/mach-generic"])
+        # a string option as auto.conf has it: xtensa's variant
+        self.assertEqual(dirs("xtensa", []),
+                         ["arch/xtensa/variants/fsf/include",
+                          "arch/xtensa/platforms/iss/include"])
+
+    @unittest.skipUnless(os.path.isdir(LINUX61), "no 6.1 tree")
+    def test_board_and_neon_files_of_61_parse(self):
+        """Files that parse only with their board's headers (sa1100's
+        <mach/hardware.h>, octeon's <irq.h>), with what -mfpu=neon makes
+        the compiler predefine (arm's xor-neon.c), or with the compiler's
+        <arm_neon.h> (the shipped stand-in)."""
+        files = ["arch/arm/mach-sa1100/ssp.c",
+                 "arch/mips/cavium-octeon/oct_ilm.c"]
+        with TempDir() as tmp:
+            res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
+                       "--rules", "all", "--stats", "--cache-dir",
+                       os.path.join(tmp, "cache")] + files, cwd=LINUX61)
+            out = json.loads(res.stdout)
+            self.assertEqual(out["errors"], [], res.stderr)
+            self.assertEqual(out["skipped"], [])
+            self.assertIn("2 checked", res.stderr)
 
 WIDGET_H = """\
 #ifndef _LINUX_WIDGET_H

@@ -13,12 +13,13 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 from . import cocci_engine, link, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, autoconf, ccheaders, fswalk, genheaders, gentree, \
-    includes, kconfeval, kerneltree, kflags, treeflags
+    includes, kconfeval, kerneltree, kflags, machdirs, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -356,7 +357,7 @@ class Scanner:
         return [self.binary, self.kb] + [
             os.path.abspath(m.__file__) for m in (
                 archheaders, ccheaders, genheaders, gentree, autoconf,
-                kconfeval, treeflags)] + [autoconf.template()] + \
+                kconfeval, machdirs, treeflags)] + [autoconf.template()] + \
             ccheaders.shipped()
 
     def _use_knowledge(self, path):
@@ -483,17 +484,44 @@ class Scanner:
 
         arch_kdirs = paths.arch_kdirs()
 
-        def for_arch(fl, arch):
+        mach_memo, mach_base, mach_lock = {}, {}, threading.Lock()
+
+        def mach_dirs(f, arch):
+            """The include directories of the machine f's options build
+            for arch, as arch/ARCH/Makefile adds them."""
+            key = (arch, tuple(options[f][0]))
+            with mach_lock:
+                if key in mach_memo:
+                    return mach_memo[key]
+                if arch not in mach_base:
+                    mach_base[arch] = self.own.config(self.kconfig, arch)
+            on = machdirs.configuration(self.kconfig, mach_base[arch],
+                                        options[f][0])
+            dirs = machdirs.include_dirs(root, arch, on)
+            with mach_lock:
+                if len(mach_memo) > 4096:
+                    mach_memo.clear()
+                mach_memo[key] = dirs
+            return dirs
+
+        def for_arch(fl, arch, f=None):
             """A file's flags for another architecture's headers: the
             configured ones make arch-headers fetched (with a KDIR), else
-            the tree's own."""
+            the tree's own, with the include directories of the machine
+            the file's options build."""
             if kdir and arch in arch_kdirs:
                 return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
             if not own_tree:
                 return None
             setup = self.own.tree_setup(root, self.kconfig, overlay.tree,
                                         arch)
-            return setup and setup[0] + fl[len(flags):]
+            if not setup:
+                return None
+            tree_fl = setup[0]
+            if f is not None:
+                tree_fl = treeflags.with_machine_dirs(
+                    tree_fl, root, arch, mach_dirs(f, arch))
+            return tree_fl + fl[len(flags):]
 
         def work(f, fl, ck, kf, archs, alt=None):
             """In a worker: the cached facts, or a sparse run (again with
@@ -527,13 +555,15 @@ class Scanner:
                     transient.append(err)
                 return facts, err
 
+            def file_for_arch(fl_, arch):
+                return for_arch(fl_, arch, f)
             facts, err = archheaders.parse_with_fallback(
                 run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
-                for_arch)
+                file_for_arch)
             if err and alt and not transient:
                 again = archheaders.parse_with_fallback(
                     run, self.mmap.tree_of(f), alt, f, archs,
-                    overlay.generated, for_arch)
+                    overlay.generated, file_for_arch)
                 if not again[1]:
                     facts, err = again
             # only what a finished run said about the bytes it read
@@ -576,7 +606,10 @@ class Scanner:
                         a, "=" + arch_kdirs[a] if a in arch_kdirs and
                         kdir else "") for a in archs] + (
                         tree_key or (archs and own_tree and
-                                     [self.own.digest(root)]) or [])
+                                     [self.own.digest(root)]) or []) + (
+                        ["--modlife-machine=%s:%s" % (a, ",".join(
+                            mach_dirs(f, a))) for a in archs
+                         if own_tree and not (kdir and a in arch_kdirs)])
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs, alt)] = (
                         "sparse", f, ck)

@@ -34,7 +34,10 @@ MACHINE = {
     "alpha": ["--arch=alpha", "-mlittle-endian"],
     "sh": ["--arch=sh", "-mlittle-endian"],
     "microblaze": ["--arch=microblaze", "-mbig-endian"],
-    "xtensa": ["--arch=xtensa", "-mlittle-endian"],
+    # the compiler's default windowed ABI (-mabi=call0 is an option's)
+    # and the tree's CHECKFLAGS
+    "xtensa": ["--arch=xtensa", "-mlittle-endian",
+               "-D__XTENSA_WINDOWED_ABI__=1", "-D__XTENSA_EL__"],
     "openrisc": ["--arch=openrisc", "-mbig-endian"],
     "nios2": ["--arch=nios2", "-mlittle-endian"],
     # sparse 0.6.4 has no LoongArch target: riscv64's LP64 little-endian
@@ -116,3 +119,14 @@ def flags(tree, arch, gen):
     tail = TAIL if arch == "x86" else [f for f in TAIL if f not in X86_ONLY]
     return CHECK + machine + include_flags(tree, arch, gen) + extra + \
         C_FLAGS + (X86_C_FLAGS if arch == "x86" else []) + tail
+
+
+def with_machine_dirs(flags_list, tree, arch, dirs):
+    """flags_list (flags() of arch) with the include directories of the
+    machine a file's configuration builds (machdirs.py) in place of the
+    default ones, where kbuild puts them: after LINUXINCLUDE."""
+    default = {f.replace("@TREE@", tree) for f in MACHINE.get(arch, ())
+               if f.startswith("-I")}
+    out = [f for f in flags_list if f not in default]
+    at = out.index(C_FLAGS[0]) if C_FLAGS[0] in out else len(out)
+    return out[:at] + ["-I" + d for d in dirs] + out[at:]

@@ -1020,7 +1020,9 @@ class MachineDirsTest(unittest.TestCase):
         the compiler predefine (arm's xor-neon.c), or with the compiler's
         <arm_neon.h> (the shipped stand-in)."""
         files = ["arch/arm/mach-sa1100/ssp.c",
-                 "arch/mips/cavium-octeon/oct_ilm.c"]
+                 "arch/mips/cavium-octeon/oct_ilm.c",
+                 "arch/arm/lib/xor-neon.c",
+                 "arch/arm64/lib/xor-neon.c"]
         with TempDir() as tmp:
             res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
                        "--rules", "all", "--stats", "--cache-dir",
@@ -1028,7 +1030,7 @@ class MachineDirsTest(unittest.TestCase):
             out = json.loads(res.stdout)
             self.assertEqual(out["errors"], [], res.stderr)
             self.assertEqual(out["skipped"], [])
-            self.assertIn("2 checked", res.stderr)
+            self.assertIn("4 checked", res.stderr)
 
 WIDGET_H = """\
 #ifndef _LINUX_WIDGET_H

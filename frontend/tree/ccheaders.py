@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Stand-ins for headers another architecture's compiler provides.
 
-<larchintrin.h> comes with LoongArch's compiler, not with the kernel
-tree, and no compiler for it need be on the scanning machine. A file
+<larchintrin.h> comes with LoongArch's compiler, <arm_neon.h> with
+ARM's, not with the kernel tree, and no compiler for them need be on
+the scanning machine. A file
 that includes such a header is parsed with a declaration-only stand-in
 shipped in kb/cc-headers/ (the compiler's built-in functions as
 prototypes), found only where the real header is not."""

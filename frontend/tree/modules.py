@@ -106,6 +106,11 @@ def _flag_words(text, root):
             # the level decides __OPTIMIZE__ (jitterentropy.c wants -O0)
             out.append(w)
             continue
+        elif w.startswith("-mfpu=neon"):
+            # what the compiler then predefines (arm's xor-neon.c tests
+            # it); sparse has no such option
+            out += ["-D__ARM_NEON__=1", "-D__ARM_NEON=1"]
+            continue
         else:
             continue
         if "$(" in arg:

@@ -500,6 +500,37 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
 
+    def test_valued_options_what_is_on_makes_visible(self):
+        """An int option a header needs that depends on what the file's
+        option depends on (ColdFire's CLOCK_FREQ under COLDFIRE), through
+        a bool that defaults to y there, gets its default; one under an
+        option that stays off does not."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_PLAT\n\tbool \"platform\"\n"
+                  "config FOO_PLAT_COMMON\n\tbool\n\tdefault y\n"
+                  "\tdepends on FOO_PLAT\n"
+                  "config FOO_SPACE\n\tint \"space\"\n\tdefault 4\n"
+                  "\tdepends on FOO_PLAT_COMMON\n"
+                  "config FOO_OTHER\n\tbool \"other\"\n"
+                  "config FOO_OTHER_N\n\tint \"n\"\n\tdefault 2\n"
+                  "\tdepends on FOO_OTHER\n"
+                  "config FOO_A\n\ttristate \"A\"\n"
+                  "\tdepends on FOO_PLAT\n")
+            write(os.path.join(d, "Makefile"), "obj-$(CONFIG_FOO_A) += a.o\n")
+            write(os.path.join(d, "plat.h"),
+                  "static int plat_gap[CONFIG_FOO_SPACE];\n")
+            src = os.path.join(d, "a.c")
+            prepend(src, '#include "plat.h"\nint *gap = plat_gap;\n')
+            mm = self.module_map(root)
+            self.assertEqual(mm.dependencies(mm.resolve(src), src),
+                             [("CONFIG_FOO_PLAT", "y"),
+                              ("CONFIG_FOO_PLAT_COMMON", "y"),
+                              ("CONFIG_FOO_SPACE", "4")])
+            rc, result, err = scan([d])
+            self.assertEqual(result["errors"], [], err)
+
     def test_the_default_member_of_the_modules_choice(self):
         """Some member of a choice is on in every configuration: the
         first default of a choice under the module's option is =y for

@@ -6,6 +6,7 @@ on, a choice's default member is on when no member is. Expressions are
 evaluated as kconfig does (y = 2, m = 1, n = 0; && is the minimum,
 || the maximum, ! is 2 - x); the Kconfig files are data (kconfig.py
 read them), nothing of the tree runs."""
+import collections
 import os
 import re
 
@@ -167,6 +168,61 @@ def complete(kconfig, config, off=(), arch="x86"):
         if not changed:
             break
     return list(config) + [(s, added[s]) for s in todo if s in added]
+
+
+def valued_defaults(kconfig, config, on, arch="x86"):
+    """{symbol: value} for the int, hex and string options that depend
+    on a symbol of on and that config (a mapping {symbol: value}, with
+    on's values; not changed) does not set, as kconfig would default them there: an
+    option a base configuration cannot have, made visible by what a
+    file's parse turns on (ColdFire's CLOCK_FREQ under COLDFIRE), and
+    the bools their dependencies need that default to y there."""
+    index = getattr(kconfig, "_valued_by_dep", None)
+    if index is None:
+        # each valued option under the symbols it depends on, directly
+        # or through a bool of its own
+        index = {}
+        for v, typ in kconfig.types.items():
+            if typ not in ("int", "hex", "string"):
+                continue
+            for d in kconfig.depends.get(v, ()):
+                index.setdefault(d, set()).add(v)
+                if kconfig.types.get(d) == "bool":
+                    for dd in kconfig.depends.get(d, ()):
+                        index.setdefault(dd, set()).add(v)
+        kconfig._valued_by_dep = index
+    todo = sorted(v for v in {v for o in on for v in index.get(o, ())}
+                  if v not in config)
+    if not todo:
+        return {}
+    files = getattr(kconfig, "_reachable", {})
+    if arch not in files:
+        files[arch] = reachable(kconfig, arch) if kconfig.tree else {}
+        kconfig._reachable = files
+    out = {}
+    ev = _Eval(collections.ChainMap(out, config))
+    ev.files, ev.types = files[arch], kconfig.types
+    members = kconfig._members()
+
+    def settle(sym, depth):
+        # the bools it depends on that default to y where they are
+        # visible (PLAT_SAMSUNG under PLAT_S3C24XX under ARCH_S3C24XX)
+        for d in sorted(kconfig.depends.get(sym, ())):
+            if depth > 3 or ev.values.get(d) in ("y", "m") or \
+                    kconfig.types.get(d) not in ("bool", "tristate"):
+                continue
+            settle(d, depth + 1)
+            v = _value(kconfig, ev, d, members)
+            if v:
+                out[d] = v
+    for sym in todo:
+        if not kconfig.defined_in.get(sym, set()) & ev.files.keys():
+            continue
+        settle(sym, 0)
+        v = _value(kconfig, ev, sym, members)
+        if v is not None:
+            out[sym] = v
+    return out
 
 
 def drop_unmet(kconfig, config, keep=(), arch="x86"):

@@ -15,7 +15,7 @@ import os
 import re
 import shlex
 
-from .kconfeval import needs_built_in
+from .kconfeval import needs_built_in, valued_defaults
 from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
@@ -736,4 +736,14 @@ class ModuleMap:
                     out[dep] = "m"
             elif have != "y":
                 out[dep] = "y"
+        # an int or string option what is on here makes visible, which
+        # the base configuration cannot set (<asm/coldfire.h> needs
+        # CLOCK_FREQ, under COLDFIRE; S3C_GPIO_SPACE is under
+        # SAMSUNG_ATAGS)
+        own = {o: "m" if o in kc.tristate else "y"
+               for o in placement.options}
+        on = collections.ChainMap(out, own, kc.config if not arch or
+                                  arch in native else {})
+        out.update(valued_defaults(kc, on, set(out) | set(own),
+                                   arch or "x86"))
         return sorted(out.items())

@@ -988,6 +988,29 @@ class MachineDirsTest(unittest.TestCase):
                 [os.path.join(tree, "arch", "foo", d) for d in
                  ("board-b/include", "b-only")])
 
+    def test_a_directory_of_arch_sees_the_arch_makefiles_variables(self):
+        """arm's lib/ Makefile gives xor-neon.o $(CC_FLAGS_FPU), which
+        arch/arm/Makefile defines (6.12): its -mfpu=neon reaches the
+        object's flags as the macros it makes the compiler define."""
+        from frontend.tree import modules
+        with TempDir() as tmp:
+            tree = os.path.join(tmp, "tree")
+            write(os.path.join(tree, "arch", "foo", "Makefile"),
+                  "CC_FLAGS_FPU := -ffreestanding\n"
+                  "CC_FLAGS_FPU += -isystem $(shell $(CC) -print-file-name"
+                  "=include)\nCC_FLAGS_FPU += -mfpu=neon\n")
+            lib = os.path.join(tree, "arch", "foo", "lib")
+            write(os.path.join(lib, "Makefile"),
+                  "CFLAGS_x.o += $(CC_FLAGS_FPU)\nobj-m += x.o\n")
+            info = modules.DirInfo(lib, None, tree)
+            self.assertEqual(info.cflags["x.o"],
+                             ["-D__ARM_NEON__=1", "-D__ARM_NEON=1"])
+            other = os.path.join(tree, "drivers", "bar")
+            write(os.path.join(other, "Makefile"),
+                  "CFLAGS_y.o += $(CC_FLAGS_FPU)\nobj-m += y.o\n")
+            self.assertEqual(modules.DirInfo(other, None, tree).cflags,
+                             {"y.o": []})
+
     @unittest.skipUnless(os.path.isdir(LINUX61), "no 6.1 tree")
     def test_linux_61_boards(self):
         kc = Kconfig(tree=LINUX61, kdir=None)

@@ -309,6 +309,31 @@ _FUNCS = {
 }
 
 
+_VARS = {}
+
+
+def variables(tree, arch):
+    """The variables arch/ARCH/Makefile defines with no option set
+    ({name: value}), which kbuild exports to every directory's Makefile:
+    arm's CC_FLAGS_FPU (-mfpu=neon) that arch/arm/lib/'s xor-neon.o
+    takes. Kept per tree and architecture for the scan."""
+    key = (os.path.abspath(tree), arch)
+    if key not in _VARS:
+        mk = _Make(key[0], arch, {})
+        mk.read(os.path.join(key[0], "arch", arch, "Makefile"))
+        out = {}
+        if mk.refs > 0:
+            out = dict(mk.vars)
+            for name, value in mk.lazy.items():
+                out[name] = mk.expand(value)
+            if mk.refs <= 0:
+                out = {}
+        if len(_VARS) > 64:
+            _VARS.clear()
+        _VARS[key] = out
+    return _VARS[key]
+
+
 def include_dirs(tree, arch, on):
     """The directories under arch/ARCH/ that the architecture's Makefile
     puts on the compiler's include path with the options on ({"CONFIG_X":

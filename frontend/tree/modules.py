@@ -16,6 +16,7 @@ import re
 import shlex
 
 from .kconfeval import needs_built_in, valued_defaults
+from . import machdirs
 from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
@@ -150,6 +151,11 @@ class DirInfo:
         self._index = None
         self._needs = set()  # options the open conditionals need on
         self._budget = [EXPAND_BUDGET]
+        # a directory of arch/ARCH/ sees what ARCH's Makefile exports
+        arch = arch_of(self.root, directory) if root else None
+        self.arch_vars = machdirs.variables(self.root, arch) \
+            if arch and os.path.isdir(os.path.join(self.root, "arch",
+                                                   arch)) else {}
         self.found = False
         for name in ("Kbuild", "Makefile"):
             path = os.path.join(directory, name)
@@ -183,6 +189,9 @@ class DirInfo:
                                   seen + (name,), budget)
                 budget[0] -= len(out) + 1
                 return out
+            if name in self.arch_vars:
+                budget[0] -= len(self.arch_vars[name]) + 1
+                return self.arch_vars[name]
             return m.group(0)
         text = VAR_REF.sub(sub, text)[:65536]
         # $(addprefix libxfs/,xfs_ag.o ...), as fs/xfs names its parts

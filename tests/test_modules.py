@@ -530,6 +530,13 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                               ("CONFIG_FOO_SPACE", "4")])
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
+            # a bool the configuration turns off stays off, and what
+            # depends on it unset
+            from frontend.tree import kconfeval
+            kc = self.Kconfig(tree=root, kdir=kdir())
+            self.assertEqual(kconfeval.valued_defaults(
+                kc, {"CONFIG_FOO_PLAT": "y", "CONFIG_FOO_PLAT_COMMON": "n"},
+                {"CONFIG_FOO_PLAT"}), {})
 
     def test_the_default_member_of_the_modules_choice(self):
         """Some member of a choice is on in every configuration: the

@@ -208,7 +208,8 @@ def valued_defaults(kconfig, config, on, arch="x86"):
         # the bools it depends on that default to y where they are
         # visible (PLAT_SAMSUNG under PLAT_S3C24XX under ARCH_S3C24XX)
         for d in sorted(kconfig.depends.get(sym, ())):
-            if depth > 3 or ev.values.get(d) in ("y", "m") or \
+            # one the configuration sets, on or off, stays as it is
+            if depth > 3 or d in ev.values or \
                     kconfig.types.get(d) not in ("bool", "tristate"):
                 continue
             settle(d, depth + 1)

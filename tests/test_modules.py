@@ -534,6 +534,22 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
             # depends on it unset
             from frontend.tree import kconfeval
             kc = self.Kconfig(tree=root, kdir=kdir())
+            # as does another architecture's bool, and what needs it
+            write(os.path.join(root, "arch", "bar", "Kconfig"),
+                  "config BAR_MMU32\n\tbool\n\tdefault y\n"
+                  "\tdepends on FOO_PLAT\n"
+                  "config BAR_PAGES\n\tint\n\tdefault 2\n"
+                  "\tdepends on BAR_MMU32\n")
+            with open(os.path.join(root, "Kconfig"), "a") as f:
+                f.write('source "arch/bar/Kconfig"\n')
+            kc = self.Kconfig(tree=root, kdir=kdir())
+            on = {"CONFIG_FOO_PLAT": "y"}
+            self.assertNotIn("CONFIG_BAR_PAGES", kconfeval.valued_defaults(
+                kc, on, set(on)))
+            self.assertEqual(kconfeval.valued_defaults(
+                kc, on, set(on), "bar", "bar"), {
+                    "CONFIG_BAR_MMU32": "y", "CONFIG_BAR_PAGES": "2",
+                    "CONFIG_FOO_PLAT_COMMON": "y", "CONFIG_FOO_SPACE": "4"})
             self.assertEqual(kconfeval.valued_defaults(
                 kc, {"CONFIG_FOO_PLAT": "y", "CONFIG_FOO_PLAT_COMMON": "n"},
                 {"CONFIG_FOO_PLAT"}), {})

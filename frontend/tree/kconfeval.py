@@ -170,13 +170,17 @@ def complete(kconfig, config, off=(), arch="x86"):
     return list(config) + [(s, added[s]) for s in todo if s in added]
 
 
-def valued_defaults(kconfig, config, on, arch="x86"):
+def valued_defaults(kconfig, config, on, arch="x86", own_arch=None):
     """{symbol: value} for the int, hex and string options that depend
     on a symbol of on and that config (a mapping {symbol: value}, with
     on's values; not changed) does not set, as kconfig would default them there: an
     option a base configuration cannot have, made visible by what a
     file's parse turns on (ColdFire's CLOCK_FREQ under COLDFIRE), and
-    the bools their dependencies need that default to y there."""
+    the bools their dependencies need that default to y there. An
+    option only architectures define is left alone, but one of own_arch
+    (the architecture a file under arch/ is parsed as): the native one
+    parses under its base configuration, and another's would not be
+    there at all (PPC_BOOK3S_32 for an x86 driver)."""
     index = getattr(kconfig, "_valued_by_dep", None)
     if index is None:
         # each valued option under the symbols it depends on, directly
@@ -191,8 +195,11 @@ def valued_defaults(kconfig, config, on, arch="x86"):
                     for dd in kconfig.depends.get(d, ()):
                         index.setdefault(dd, set()).add(v)
         kconfig._valued_by_dep = index
+    def ours(sym):
+        return not kconfig.arch_only(sym) or (
+            own_arch is not None and kconfig.arches(sym) == {own_arch})
     todo = sorted(v for v in {v for o in on for v in index.get(o, ())}
-                  if v not in config)
+                  if v not in config and ours(v))
     if not todo:
         return {}
     files = getattr(kconfig, "_reachable", {})
@@ -209,7 +216,7 @@ def valued_defaults(kconfig, config, on, arch="x86"):
         # visible (PLAT_SAMSUNG under PLAT_S3C24XX under ARCH_S3C24XX)
         for d in sorted(kconfig.depends.get(sym, ())):
             # one the configuration sets, on or off, stays as it is
-            if depth > 3 or d in ev.values or \
+            if depth > 3 or d in ev.values or not ours(d) or \
                     kconfig.types.get(d) not in ("bool", "tristate"):
                 continue
             settle(d, depth + 1)

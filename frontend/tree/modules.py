@@ -753,6 +753,7 @@ class ModuleMap:
                for o in placement.options}
         on = collections.ChainMap(out, own, kc.config if not arch or
                                   arch in native else {})
-        out.update(valued_defaults(kc, on, set(out) | set(own),
-                                   arch or "x86"))
+        out.update(valued_defaults(
+            kc, on, set(out) | set(own), arch or "x86",
+            arch if arch and own_arch and arch not in native else None))
         return sorted(out.items())

@@ -239,26 +239,33 @@ class FactCache:
         for f in sparse_engine.parse(facts, ("include",)):
             if isinstance(f.get("file"), str):
                 deps[f["file"]] = file_hash(f["file"])
-        path = self._path(key)
-        tmp = None
         try:
-            os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"deps": deps, "facts": facts, "error": err}, f,
-                          separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException as e:
-            if tmp:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-            if not isinstance(e, OSError):
-                raise
+            write_entry(self._path(key),
+                        {"deps": deps, "facts": facts, "error": err})
+        except OSError as e:
             self.writable = False
             self.warn("cannot write the cache in %s (%s); going on without "
                       "it" % (self.dir, e.strerror or e))
+
+
+def write_entry(path, data):
+    """Writes data as JSON to path at once: a temporary file beside it,
+    then a rename, so a reader sees the old entry or the whole new one.
+    Raises OSError."""
+    os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, separators=(",", ":"))
+        os.replace(tmp, path)
+        tmp = None
+    finally:
+        if tmp:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def default_dir(environ=None):

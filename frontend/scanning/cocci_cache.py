@@ -15,11 +15,10 @@ import hashlib
 import json
 import os
 import subprocess
-import tempfile
 import threading
 
 from .cache import (DIR_MODE, Distrusted, distrust, distrust_dir,
-                    file_hash, read_trusted)
+                    file_hash, read_trusted, write_entry)
 from .staging import staged_name
 
 # errors that say nothing about the file: never cached
@@ -118,23 +117,11 @@ class CocciCache:
         if not key or any(t in e for e in errs for t in TRANSIENT):
             return
         path = self._path(key)
-        tmp = None
         try:
             os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
-            why = distrust(os.stat(os.path.dirname(path)))
-            if why:
+            if distrust(os.stat(os.path.dirname(path))):
                 return      # said when read
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"findings": [list(x) for x in found],
-                           "errors": list(errs)}, f, separators=(",", ":"))
-            os.replace(tmp, path)
-        except BaseException as e:
-            if tmp:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-            # the fact cache says it once when the directory is unusable
-            if not isinstance(e, OSError):
-                raise
+            write_entry(path, {"findings": [list(x) for x in found],
+                               "errors": list(errs)})
+        except OSError:
+            pass    # the fact cache says it once when it cannot write

@@ -173,8 +173,9 @@ def complete(kconfig, config, off=(), arch="x86"):
 def valued_defaults(kconfig, config, on, arch="x86", own_arch=None):
     """{symbol: value} for the int, hex and string options that depend
     on a symbol of on and that config (a mapping {symbol: value}, with
-    on's values; not changed) does not set, as kconfig would default them there: an
-    option a base configuration cannot have, made visible by what a
+    on's values; not changed) does not set, as kconfig would default
+    them there: an option a base configuration cannot have, made
+    visible by what a
     file's parse turns on (ColdFire's CLOCK_FREQ under COLDFIRE), and
     the bools their dependencies need that default to y there. An
     option only architectures define is left alone, but one of own_arch
@@ -195,6 +196,7 @@ def valued_defaults(kconfig, config, on, arch="x86", own_arch=None):
                     for dd in kconfig.depends.get(d, ()):
                         index.setdefault(dd, set()).add(v)
         kconfig._valued_by_dep = index
+
     def ours(sym):
         return not kconfig.arch_only(sym) or (
             own_arch is not None and kconfig.arches(sym) == {own_arch})

@@ -26,8 +26,9 @@ MAX_INCLUDES = 64
 # the variables that reach the compiler's command line
 FLAG_VARS = ("LINUXINCLUDE", "KBUILD_CPPFLAGS", "KBUILD_CFLAGS", "cflags-y")
 
-_ASSIGN = re.compile(r"^\s*(?:(?:export|override)\s+)?([^\s:=?+!]+(?:\$\([^)]*\)"
-                     r"[^\s:=?+!]*)*)\s*(:::=|::=|:=|\+=|\?=|=)\s*(.*)$")
+_ASSIGN = re.compile(r"^\s*(?:(?:export|override)\s+)?"
+                     r"([^\s:=?+!]+(?:\$\([^)]*\)[^\s:=?+!]*)*)"
+                     r"\s*(:::=|::=|:=|\+=|\?=|=)\s*(.*)$")
 _COND = re.compile(r"^\s*(ifeq|ifneq|ifdef|ifndef)\b\s*(.*)$")
 
 

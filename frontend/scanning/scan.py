@@ -484,19 +484,19 @@ class Scanner:
 
         arch_kdirs = paths.arch_kdirs()
 
-        mach_memo, mach_base, mach_lock = {}, {}, threading.Lock()
+        mach_memo, mach_lock = {}, threading.Lock()
 
         def mach_dirs(f, arch):
             """The include directories of the machine f's options build
-            for arch, as arch/ARCH/Makefile adds them."""
+            for arch, as arch/ARCH/Makefile adds them (only when f is
+            parsed: the architecture's configuration takes seconds)."""
             key = (arch, tuple(options[f][0]))
             with mach_lock:
                 if key in mach_memo:
                     return mach_memo[key]
-                if arch not in mach_base:
-                    mach_base[arch] = self.own.config(self.kconfig, arch)
-            on = machdirs.configuration(self.kconfig, mach_base[arch],
-                                        options[f][0])
+            on = machdirs.configuration(
+                self.kconfig, self.own.arch_config(self.kconfig, arch),
+                options[f][0])
             dirs = machdirs.include_dirs(root, arch, on)
             with mach_lock:
                 if len(mach_memo) > 4096:
@@ -607,8 +607,10 @@ class Scanner:
                         kdir else "") for a in archs] + (
                         tree_key or (archs and own_tree and
                                      [self.own.digest(root)]) or []) + (
-                        ["--modlife-machine=%s:%s" % (a, ",".join(
-                            mach_dirs(f, a))) for a in archs
+                        # what decides the machine's directories: the
+                        # options (in fl) and the architecture's Makefiles
+                        ["--modlife-machine=%s:%s" % (
+                            a, machdirs.fingerprint(root, a)) for a in archs
                          if own_tree and not (kdir and a in arch_kdirs)])
                     ck = self.cache.key(f, kf)
                     futs[pool.submit(work, f, fl, ck, kf, archs, alt)] = (

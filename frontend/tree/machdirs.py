@@ -14,6 +14,7 @@ parse turns on: assignments, conditionals, includes and the text
 functions these Makefiles use; $(shell) and $(call) give nothing, so
 nothing of the tree runs.
 """
+import hashlib
 import os
 import re
 
@@ -311,6 +312,37 @@ _FUNCS = {
 
 
 _VARS = {}
+_PRINTS = {}
+
+
+def fingerprint(tree, arch):
+    """What the directories include_dirs() finds depend on besides the
+    options, for a cache key: the names, sizes and times of the
+    architecture's Makefile, its Kbuild.platforms and the Platform files
+    of its subdirectories (what these Makefiles include)."""
+    key = (os.path.abspath(tree), arch)
+    if key not in _PRINTS:
+        base = os.path.join(key[0], "arch", arch)
+        names = ["Makefile", "Kbuild.platforms"]
+        try:
+            names += sorted(os.path.join(d, "Platform")
+                            for d in os.listdir(base)
+                            if os.path.isfile(os.path.join(base, d,
+                                                           "Platform")))
+        except OSError:
+            pass
+        h = hashlib.sha256()
+        for n in names:
+            try:
+                st = os.stat(os.path.join(base, n))
+            except OSError:
+                continue
+            h.update(("%s %d %d\n" % (n, st.st_size, st.st_mtime_ns))
+                     .encode("utf-8", "surrogateescape"))
+        if len(_PRINTS) > 64:
+            _PRINTS.clear()
+        _PRINTS[key] = h.hexdigest()[:16]
+    return _PRINTS[key]
 
 
 def variables(tree, arch):

@@ -73,6 +73,8 @@ class OwnHeaders:
         self.lock = threading.Lock()
         self.used = {}              # (tree, arch) -> tree_setup()
         self.digests = {}
+        self.config_lock = threading.Lock()
+        self.configs = {}           # (tree, arch) -> arch_config()
 
     def kdir_for(self, root):
         """The configured KDIR to parse the files of root (a kernel tree,
@@ -109,6 +111,14 @@ class OwnHeaders:
         return autoconf.fit(autoconf.read_config(path), kconfig,
                             autoconf.read_off(path), arch)
 
+    def arch_config(self, kconfig, arch):
+        """config() of arch, made once per scan (seconds each)."""
+        with self.config_lock:
+            key = (kconfig.tree, arch)
+            if key not in self.configs:
+                self.configs[key] = self.config(kconfig, arch)
+            return self.configs[key]
+
     def digest(self, root):
         """The part of a cache key that stands for the tree's headers."""
         with self.lock:
@@ -127,7 +137,7 @@ class OwnHeaders:
         with self.lock:
             key = (root, arch)
             if key not in self.used:
-                gen = write(gentree.files(root, arch, self.config(
+                gen = write(gentree.files(root, arch, self.arch_config(
                     kconfig, arch)))
                 flags = treeflags.flags(root, arch, gen)
                 ok, digest = look(root, arch)

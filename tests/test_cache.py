@@ -9,7 +9,8 @@ import os
 import re
 import unittest
 
-from util import (TempDir, copy_module, finding_keys, run, MODLIFE, expected,
+from util import (TempDir, copy_module, copy_module_headed, finding_keys,
+                  run, MODLIFE, expected,
                   seeded)
 
 STATS = re.compile(r"(\d+) files, (\d+) checked, (\d+) skipped .*, "
@@ -91,12 +92,9 @@ class CocciCacheTest(unittest.TestCase):
         import shutil
         import subprocess
         with TempDir() as tmp:
-            d = copy_module("misc-char-bug", tmp)
-            src = os.path.join(d, "mchar.c")
-            with open(src) as f:
-                text = f.read()
-            with open(src, "w") as f:
-                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
+            d, src = copy_module_headed(
+                "misc-char-bug", tmp, "mchar.c",
+                "#include <linux/not_in_this_kernel.h>\n")
             cache = seeded(os.path.join(tmp, "cache"))
             r1, s1, res1 = scan_stats([d], cache)
             self.assertEqual(s1[3], 1)

@@ -5,7 +5,8 @@ import json
 import os
 import unittest
 
-from util import (cold, CORPUS, MODLIFE, TempDir, copy_module, run, scan,
+from util import (cold, CORPUS, MODLIFE, TempDir, copy_module,
+                  copy_module_headed, run, scan,
                   shared_cache, write)
 
 
@@ -180,12 +181,9 @@ class BadInputTest(unittest.TestCase):
 
     def test_unparsable_for_sparse_falls_back_to_cocci(self):
         with TempDir() as tmp:
-            d = copy_module("misc-char-bug", tmp)
-            src = os.path.join(d, "mchar.c")
-            with open(src) as f:
-                text = f.read()
-            with open(src, "w") as f:
-                f.write("#include <linux/not_in_this_kernel.h>\n" + text)
+            d, src = copy_module_headed(
+                "misc-char-bug", tmp, "mchar.c",
+                "#include <linux/not_in_this_kernel.h>\n")
             rc, result, err = scan([d])
             self.assertEqual(rc, 1)
             self.assertEqual([(f["engine"], f["rule"], f["line"])

@@ -103,6 +103,18 @@ def copy_module(name, dest):
     return target
 
 
+
+def copy_module_headed(name, dest, source, head):
+    """copy_module() with head put before the first line of its file
+    source (a missing header, a line sparse rejects); (dir, path)."""
+    d = copy_module(name, dest)
+    src = os.path.join(d, source)
+    with open(src) as f:
+        text = f.read()
+    with open(src, "w") as f:
+        f.write(head + text)
+    return d, src
+
 def _tree_digest(path):
     """A digest of every file's name and bytes under path."""
     h = hashlib.sha256()

@@ -7,10 +7,54 @@ import errno
 import os
 import stat
 import tempfile
+import threading
 
 # the most of one file read into memory (a real kernel source is well
 # under 1 MiB; a sparse 8 GiB file costs a tree nothing)
 MAX_SOURCE = 64 << 20
+
+
+# what the tree's readers looked at while a Reads is open (a scan's
+# plan, kept with what decided it: plan_cache.py)
+_readers = []
+_readers_lock = threading.Lock()
+
+
+class Reads:
+    """The files opened (or tried), the directories listed or walked,
+    and the sources whose CONFIG_ words were taken, while it is open."""
+
+    def __init__(self):
+        self.files, self.dirs, self.words = set(), set(), {}
+
+    def __enter__(self):
+        with _readers_lock:
+            _readers.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        with _readers_lock:
+            _readers.remove(self)
+
+
+def note(kind, path, value=None):
+    """Tells the open Reads that path was read (kind: files, dirs or
+    words, with the words' digest as value)."""
+    if not _readers:
+        return
+    path = os.path.abspath(path)
+    with _readers_lock:
+        for r in _readers:
+            if kind == "words":
+                r.words[path] = value
+            else:
+                getattr(r, kind).add(path)
+
+
+def listdir(path):
+    """os.listdir(), noted."""
+    note("dirs", path)
+    return os.listdir(path)
 
 
 def inside(path, root):
@@ -34,6 +78,7 @@ def walk(top, onerror=None, followlinks=False, within=None,
     seen = set()
     while stack:
         d, real = stack.pop()
+        note("dirs", d)
         if followlinks:
             if real in seen:
                 continue
@@ -78,11 +123,13 @@ def _under(real, root):
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def open_regular(path):
+def open_regular(path, noted=True):
     """A binary file object for path, only when it is a regular file: a
     FIFO or a device in a tree would block or never end a read.  The
     open does not wait for a FIFO's writer (O_NONBLOCK); the check is
     on what was opened, so a swap after a stat() cannot slip through."""
+    if noted:
+        note("files", path)
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):

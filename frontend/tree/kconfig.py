@@ -110,9 +110,13 @@ class Kconfig:
         "menu" and "choice" blocks, outer: the blocks the file is sourced
         under) and what it selects. Help texts are skipped. Each file is
         read once, whatever path names it: "a/../b/../a/Kconfig" or a
-        link is the same file, else two files that each rsource both
+        link is the same file (its device and inode), else two files that each rsource both
         would be read 2^depth times."""
-        real = os.path.realpath(path)
+        try:
+            st = os.stat(path)
+            real = (st.st_dev, st.st_ino)
+        except OSError:
+            return
         if real in self._read or depth > 32:
             return
         self._read.add(real)
@@ -236,7 +240,7 @@ class Kconfig:
             return
         self._local.add(directory)
         try:
-            names = sorted(os.listdir(directory))
+            names = sorted(fswalk.listdir(directory))
         except OSError:
             return
         for fn in names:
@@ -277,7 +281,8 @@ class Kconfig:
 
     def _read_config(self, path):
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
+            with io.TextIOWrapper(fswalk.open_regular(path),
+                                  encoding="utf-8", errors="replace") as f:
                 lines = f.read().split("\n")
         except OSError:
             return

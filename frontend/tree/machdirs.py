@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 
+from . import fswalk
 from .kconfig import logical_lines
 
 # what make's expansion may spend per Makefile (references, characters)
@@ -326,7 +327,7 @@ def fingerprint(tree, arch):
         names = ["Makefile", "Kbuild.platforms"]
         try:
             names += sorted(os.path.join(d, "Platform")
-                            for d in os.listdir(base)
+                            for d in fswalk.listdir(base)
                             if os.path.isfile(os.path.join(base, d,
                                                            "Platform")))
         except OSError:

@@ -11,12 +11,13 @@ only what KDIR's .config builds as =m is. Composite objects (<mod>-y,
 <mod>-objs, <mod>-$(CONFIG_Y)) group their parts into one module.
 """
 import collections
+import hashlib
 import os
 import re
 import shlex
 
 from .kconfeval import needs_built_in, valued_defaults
-from . import machdirs
+from . import fswalk, machdirs
 from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
@@ -387,6 +388,19 @@ MODES = ("any", "kdir")
 CONFIG_WORD = re.compile(rb"\bCONFIG_([A-Za-z0-9_]+)")
 
 
+def config_words(path):
+    """The CONFIG_ words of a source (its first 4 MiB), sorted, without
+    the prefix; all a module's options take from its text (noted)."""
+    try:
+        with fswalk.open_regular(path, noted=False) as f:
+            text = f.read(1 << 22)
+    except OSError:
+        text = b""
+    words = sorted(set(CONFIG_WORD.findall(text)))
+    fswalk.note("words", path, hashlib.sha256(b" ".join(words)).hexdigest())
+    return words
+
+
 class ModuleMap:
     """Resolves a source file to its Placement.
 
@@ -406,6 +420,7 @@ class ModuleMap:
         self.assume_module = assume_module
         self.mode = mode
         self.explicit = {os.path.abspath(p) for p in explicit}
+        self._deps_memo = {}
 
     def has_makefile(self, d):
         return self._dir(d).found
@@ -438,7 +453,7 @@ class ModuleMap:
         directory's ccflags, and CFLAGS_<obj>."""
         path = os.path.abspath(path)
         d = moddir or os.path.dirname(path)
-        root = self.root or tree_root(path)
+        root = self._root(os.path.dirname(path))
         ups, a = [], d
         while root and a != root and a.startswith(root + os.sep):
             a = os.path.dirname(a)
@@ -488,7 +503,7 @@ class ModuleMap:
     def _subdirs(self, d):
         if d not in self.subdirs:
             try:
-                names = sorted(os.listdir(d))
+                names = sorted(fswalk.listdir(d))
             except OSError:
                 names = []
             self.subdirs[d] = [os.path.join(d, n) for n in names
@@ -608,13 +623,8 @@ class ModuleMap:
         menus = set()
         for o in placement.options:
             menus |= kc.defined_in.get(o, set())
-        try:
-            with open(path, "rb") as f:
-                text = f.read(1 << 22)
-        except OSError:
-            text = b""
         tested = set()
-        for m in set(CONFIG_WORD.findall(text)):
+        for m in config_words(path):
             sym = "CONFIG_" + m.decode()
             if sym.endswith("_MODULE") and sym[:-7] in kc.tristate:
                 sym = sym[:-7]
@@ -708,8 +718,17 @@ class ModuleMap:
             return []
         kc = self.kconfig
         arch = arch_of(kc.tree, path) if path else None
+        # the files of a module share their options: decided once
+        memo = (frozenset(placement.options), arch, tuple(native), own_arch)
+        if memo not in self._deps_memo:
+            self._deps_memo[memo] = self._dependencies(
+                placement.options, arch, native, own_arch)
+        return list(self._deps_memo[memo])
+
+    def _dependencies(self, options, arch, native, own_arch):
+        kc = self.kconfig
         want = set()
-        for o in placement.options:
+        for o in options:
             direct = kc.depends.get(o, set()) | kc.selects_for(o, arch)
             want |= direct
             for d in direct:
@@ -728,14 +747,14 @@ class ModuleMap:
         # what is on brings what it selects unconditionally, as kconfig
         # forces it (KVM_BOOK3S_64, which KVM_BOOK3S_64_HV depends on,
         # selects KVM_BOOK3S_64_HANDLER)
-        todo = list(placement.options) + [d for d in want if taken(d)]
+        todo = list(options) + [d for d in want if taken(d)]
         while todo:
             for t in kc.selects_for(todo.pop(), arch, forced=True) - want:
                 want.add(t)
                 if taken(t):
                     todo.append(t)
         out = {}
-        for dep in want - set(placement.options):
+        for dep in want - set(options):
             if not taken(dep):
                 continue
             have = kc.config.get(dep) if not arch or arch in native \
@@ -750,7 +769,7 @@ class ModuleMap:
         # CLOCK_FREQ, under COLDFIRE; S3C_GPIO_SPACE is under
         # SAMSUNG_ATAGS)
         own = {o: "m" if o in kc.tristate else "y"
-               for o in placement.options}
+               for o in options}
         on = collections.ChainMap(out, own, kc.config if not arch or
                                   arch in native else {})
         out.update(valued_defaults(

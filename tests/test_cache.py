@@ -53,7 +53,9 @@ class CacheTest(unittest.TestCase):
             d = copy_module("cdev-bug", tmp)
             cache = seeded(os.path.join(tmp, "cache"))
             scan_stats([d], cache)
-            entries = glob.glob(os.path.join(cache, "*", "*.json"))
+            # the facts', the module's and the plan's
+            entries = glob.glob(os.path.join(cache, "**", "*.json"),
+                                recursive=True)
             self.assertTrue(entries)
             for e in entries:
                 with open(e, "w") as f:
@@ -63,6 +65,63 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(finding_keys(r, d), expected(d))
             r, s, _ = scan_stats([d], cache)
             self.assertEqual(s[4], 1)       # rewritten
+
+    def test_a_module_result_is_kept(self):
+        """Each module's result (its link's findings, its files' errors)
+        is kept, keyed by its files' entries: an entry of ours is what a
+        warm scan reports, without reading the facts; a changed header
+        of the module's, --explain (its reasons are the point) or an
+        entry of another shape link again."""
+        with TempDir() as tmp:
+            d = copy_module("multi-file-bug", tmp)
+            cache = seeded(os.path.join(tmp, "cache"))
+            r1, _, _ = scan_stats([d], cache)
+            entry, = glob.glob(os.path.join(cache, "modules", "*",
+                                            "*.json"))
+            with open(entry) as f:
+                e = json.load(f)
+            self.assertEqual(len(e["standing"]), len(r1["findings"]))
+            self.assertEqual(sorted(os.path.basename(h) for v in
+                                    e["files"].values() for h in v["deps"]),
+                             ["evq.h", "evq.h"])
+            for x in e["standing"]:
+                x["message"] = "kept: " + x["message"]
+            with open(entry, "w") as f:
+                json.dump(e, f)
+            # the facts are not read: an entry of theirs that is no
+            # longer JSON changes nothing
+            for fact in glob.glob(os.path.join(cache, "??", "*.json")):
+                with open(fact, "w") as f:
+                    f.write("{")
+            r2, s2, _ = scan_stats([d], cache)
+            self.assertEqual(s2[4], s2[1])
+            self.assertTrue(r2["findings"])
+            self.assertTrue(all(x["message"].startswith("kept: ")
+                                for x in r2["findings"]))
+            res = run([MODLIFE, "scan", "--format", "json", "--explain",
+                       "--cache-dir", cache, d])
+            self.assertEqual(json.loads(res.stdout)["findings"],
+                             r1["findings"])
+            for bad in ("line", "deps"):
+                with open(entry) as f:
+                    e = json.load(f)
+                if bad == "line":
+                    e["standing"][0]["line"] = "1"
+                else:
+                    for v in e["files"].values():
+                        v["deps"] = {"/etc/hostname": None}
+                with open(entry, "w") as f:
+                    json.dump(e, f)
+                r3, _, _ = scan_stats([d], cache)
+                self.assertEqual(r3["findings"], r1["findings"], bad)
+            # the module's header changed: linked again, kept again
+            r4, s4, _ = scan_stats([d], cache)
+            self.assertEqual(s4[4], 2)
+            with open(os.path.join(d, "evq.h"), "a") as f:
+                f.write("/* edited */\n")
+            r5, s5, _ = scan_stats([d], cache)
+            self.assertEqual(s5[4], 0)
+            self.assertEqual(r5["findings"], r1["findings"])
 
     def test_unusable_cache_dir(self):
         with TempDir() as tmp:

@@ -4,6 +4,7 @@ scanned tree runs a command or passes an option, no edit is lost, every
 input that was not checked says so (docs/reliability.md)."""
 import json
 import os
+import re
 import shutil
 import signal
 import stat
@@ -386,6 +387,15 @@ class ScanInputsTest(unittest.TestCase):
             self.assertIn("z.c: error: out of memory", res.stderr)
 
 
+def fact_entries(cache):
+    """The fact cache's own entries (sha256 + ".json" in a directory of
+    two hex digits), not those of the steps kept beside them (cocci/,
+    link/, plan/)."""
+    return sorted(os.path.join(dp, n) for dp, _, ns in os.walk(cache)
+                  for n in ns if len(n) == 69 and
+                  re.fullmatch("[0-9a-f]{2}", os.path.relpath(dp, cache)))
+
+
 class CacheTest(unittest.TestCase):
     def test_interrupted_runs_are_not_cached(self):
         """A checker killed from outside (Ctrl-C reaches the whole process
@@ -418,11 +428,7 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(res.returncode, 1, res.stderr)  # by cocci
             # the facts' entries (the semantic patches' results of the
             # file, under cocci/, are whole and kept)
-            entries = [n for dp, _, ns in os.walk(cache) for n in ns
-                       if len(n) == 69 and    # sha256 + ".json"
-                       os.path.relpath(dp, cache).split(os.sep)[0] !=
-                       "cocci"]
-            self.assertEqual(entries, [])
+            self.assertEqual(fact_entries(cache), [])
 
     def test_a_file_that_changes_while_it_is_parsed_is_not_cached(self):
         with TempDir() as tmp:
@@ -439,8 +445,7 @@ class CacheTest(unittest.TestCase):
             res = run([MODLIFE, "scan", "--cache-dir", cache, d],
                       env=dict(os.environ, MODLIFE_SPARSE=wrapper))
             self.assertEqual(res.returncode, 1, res.stderr)
-            self.assertEqual([n for _, _, ns in os.walk(cache) for n in ns
-                              if len(n) == 69], [])
+            self.assertEqual(fact_entries(cache), [])
 
     def test_a_failed_cache_write_leaves_no_temporary_file(self):
         from frontend.scanning import cache as cachemod
@@ -462,8 +467,7 @@ class CacheTest(unittest.TestCase):
             os.makedirs(m)
             shutil.copy(MCHAR, m)
             rc, result, err = scan([m], "--cache-dir", cache)
-            entries = [os.path.join(dp, n) for dp, _, ns in os.walk(cache)
-                       for n in ns if len(n) == 69]
+            entries = fact_entries(cache)
             self.assertEqual(len(entries), 1, entries)
             for bad in ("[]", '{"deps": []}', '{"deps": {}, "facts": {},'
                         ' "error": null}', '{"deps": {}, "facts": ["x"], '

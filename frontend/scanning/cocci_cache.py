@@ -12,30 +12,30 @@ are: ours, not writable by others, of the shape written here, with no
 path in them (the file is the one whose bytes made the key).
 """
 import hashlib
-import json
-import os
 import subprocess
 import threading
 
-from .cache import (DIR_MODE, Distrusted, distrust, distrust_dir,
-                    file_hash, read_trusted, write_entry)
+from .cache import file_hash
+from .side_cache import SideCache
 from .staging import staged_name
 
 # errors that say nothing about the file: never cached
 TRANSIENT = ("timed out", "cannot run", "cannot stage", " failed: ")
-MAX_ENTRY = 1 << 20
 MAX_ITEMS = 10000
 
 
 class CocciCache:
     def __init__(self, directory, warn):
-        self.dir = directory and os.path.join(directory, "cocci")
-        self.warn = warn
-        self.hits = 0
+        self.store = SideCache(directory, "cocci",
+                               "semantic patch results", warn)
+        self.dir = self.store.dir
         self._lock = threading.Lock()
         self._salt = None       # spatch's version, once asked
         self._scripts = {}      # script path -> sha256 of its bytes
-        self._noted = False
+
+    @property
+    def hits(self):
+        return self.store.hits
 
     def _spatch(self):
         """spatch's own words on its version (its results change with
@@ -72,20 +72,10 @@ class CocciCache:
             h.update(part.encode("utf-8", "surrogateescape") + b"\0")
         return h.hexdigest()
 
-    def _path(self, key):
-        return os.path.join(self.dir, key[:2], key + ".json")
-
     def get(self, key):
         """([(line, column, message)], [error message]) of key, or None."""
-        if not key:
-            return None
-        path = self._path(key)
+        entry = self.store.read(key)
         try:
-            why = distrust_dir(self.dir) or \
-                distrust_dir(os.path.dirname(path))
-            if why:
-                raise Distrusted(why)
-            entry = json.loads(read_trusted(path, MAX_ENTRY).decode("utf-8"))
             found, errs = entry["findings"], entry["errors"]
             if not (isinstance(found, list) and isinstance(errs, list) and
                     len(found) + len(errs) <= MAX_ITEMS):
@@ -99,16 +89,9 @@ class CocciCache:
                 out.append((line, col, msg))
             if not all(isinstance(e, str) for e in errs):
                 raise TypeError("not an entry of this version")
-        except Distrusted as e:
-            if not self._noted:
-                self._noted = True
-                self.warn("semantic patch results in %s not used: one %s"
-                          % (self.dir, e))
+        except (ValueError, KeyError, TypeError):
             return None
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        with self._lock:
-            self.hits += 1
+        self.store.hit()
         return out, errs
 
     def put(self, key, found, errs):
@@ -116,12 +99,5 @@ class CocciCache:
         tuples) unless an error says the run was not one."""
         if not key or any(t in e for e in errs for t in TRANSIENT):
             return
-        path = self._path(key)
-        try:
-            os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
-            if distrust(os.stat(os.path.dirname(path))):
-                return      # said when read
-            write_entry(path, {"findings": [list(x) for x in found],
+        self.store.write(key, {"findings": [list(x) for x in found],
                                "errors": list(errs)})
-        except OSError:
-            pass    # the fact cache says it once when it cannot write

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from . import cocci_engine, link, sparse_engine, treekb
+from . import cocci_engine, link, module_cache, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, autoconf, ccheaders, fswalk, genheaders, gentree, \
     includes, kconfeval, kerneltree, kflags, machdirs, treeflags
@@ -25,6 +25,8 @@ from ..tree.overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
 from .cocci_cache import CocciCache
+from .module_cache import ModuleCache
+from .plan_cache import PlanCache
 from ..tree.kconfig import Kconfig
 from ..tree.modules import ModuleMap, tree_root
 from .progress import Progress
@@ -132,35 +134,38 @@ def _display(path, cwd):
 
 
 def linked_findings(linker, facts, requested, rules, cwd, errors,
-                    failed=None):
+                    failed=None, result=None):
     """Link one module's facts; the findings that stand, as reported. A
     link that fails is an error of the module's files (and is added to
-    failed); the scan goes on."""
-    findings = []
+    failed); the scan goes on. result, a list, gets what a module entry
+    keeps of a link that did not fail: (standing, parsed, included)."""
     if not facts:
-        return findings     # no file gave a fact: nothing to decide
+        return []     # no file gave a fact: nothing to decide
+    tus, incs = module_cache.parsed_and_included(facts)
     try:
         standing = linker.link(facts)
     except link.LinkError as e:
         if failed is not None:
             failed.append(e)
-        files = sorted({x["file"] for x in
-                        sparse_engine.parse(facts, ("tu",))
-                        if isinstance(x.get("file"), str)})
-        for f in files or ["?"]:
+        for f in tus or ["?"]:
             errors.append({"file": _display(f, cwd), "message": str(e)})
-        return findings
+        return []
+    if result is not None:
+        result.append((standing, tus, incs))
+    return reported(standing, tus, incs, requested, rules, cwd)
+
+
+def reported(standing, tus, incs, requested, rules, cwd):
+    """The findings of a module's link (standing, with the files it
+    parsed and included) that the scan reports."""
     # a finding in a header of the module's own (beside a file, or in a
     # ccflags -I directory) is one of the requested files' when it
     # includes it
     headers = set()
-    if requested is not None and any(
-            isinstance(t.get("file"), str) and
-            os.path.abspath(t["file"]) in requested
-            for t in sparse_engine.parse(facts, ("tu",))):
-        headers = {os.path.abspath(x["file"]) for x in
-                   sparse_engine.parse(facts, ("include",))
-                   if isinstance(x.get("file"), str)}
+    if requested is not None and any(os.path.abspath(t) in requested
+                                     for t in tus):
+        headers = {os.path.abspath(x) for x in incs}
+    findings = []
     for fd in standing:
         path = os.path.abspath(fd["file"])
         if requested is not None and path not in requested and \
@@ -347,6 +352,10 @@ class Scanner:
         self.cache = FactCache(cache_dir, self._salt_files(), self.warn)
         # the semantic patches' results, beside the facts
         self.cocci_cache = CocciCache(self.cache.dir, self.warn)
+        self.plan_cache = PlanCache(self.cache.dir, self.warn)
+        self._model, self._model_args = None, None
+        self._model_lock = threading.Lock()
+        self.plan_flags = {}
         self.knowledge = None   # which knowledge the scan read (a label)
         self.stats = {}
         self.input_errors = 0
@@ -378,22 +387,54 @@ class Scanner:
         roots.discard(None)
         return sorted(roots)[0] if roots else None
 
+    def _model_of(self):
+        """(Kconfig, ModuleMap) of the tree planned last: made when the
+        plan is, or when first asked for after a plan from the cache."""
+        with self._model_lock:
+            if self._model is None:
+                root, kdir, explicit = self._model_args
+                kconfig = Kconfig(tree=root, kdir=kdir)
+                if root and not kdir:
+                    # the tree's own headers: the configuration made for
+                    # it
+                    kconfig.set_config(self.own.config(kconfig))
+                self._model = (kconfig, ModuleMap(
+                    kconfig, self.assume_module, mode=self.config,
+                    explicit=explicit))
+            return self._model
+
+    @property
+    def kconfig(self):
+        return self._model_of()[0]
+
+    @property
+    def mmap(self):
+        return self._model_of()[1]
+
     def _plan(self, files, explicit, native=()):
         """Which files to check, grouped by module; the others with the
-        reason."""
+        reason. The plan of the same files in an unchanged tree comes
+        from the cache (self.plan_flags: each checked file's flags)."""
         root = self._root(files)
         kdir = self.own.kdir_for(root)
-        kconfig = Kconfig(tree=root, kdir=kdir)
-        if root and not kdir:
-            # the tree's own headers: the configuration made for it
-            kconfig.set_config(self.own.config(kconfig))
-        self.kconfig = kconfig
+        with self._model_lock:
+            self._model, self._model_args = None, (root, kdir, explicit)
+        key = self.plan_cache.key([
+            files, sorted(os.path.abspath(p) for p in explicit),
+            list(native), root, kdir, self.config, self.assume_module])
+        hit = self.plan_cache.get(key)
+        if hit is None:
+            with fswalk.Reads() as reads:
+                hit = self._plan_fresh(files, native)
+            self.plan_cache.put(key, reads, hit, files, root)
+        info, modules, skipped, options, self.plan_flags = hit
+        return info, modules, skipped, options
+
+    def _plan_fresh(self, files, native):
+        kconfig, mmap = self._model_of()
         if self.config == "kdir" and not kconfig.has_config:
             raise ScanError("--config kdir: %s has no .config, so nothing "
-                            "would be module code" % kdir)
-        mmap = ModuleMap(kconfig, self.assume_module, mode=self.config,
-                         explicit=explicit)
-        self.mmap = mmap
+                            "would be module code" % self._model_args[1])
         info, modules, skipped, options = {}, {}, {}, {}
         for f in files:
             place = mmap.resolve(f)
@@ -416,7 +457,10 @@ class Scanner:
                                   own + alone if alone != deps else None)
         # a part of a checked module is checked, whatever its own line
         skipped = {f: r for f, r in skipped.items() if f not in info}
-        return info, modules, skipped, options
+        # the per-directory flags kbuild adds, read from the Makefiles
+        flags = {f: mmap.flags(f, os.path.dirname(info[f][1]))
+                 for f in info}
+        return info, modules, skipped, options, flags
 
     def module_files(self, files):
         """The source files of the modules that files are part of (a
@@ -481,6 +525,12 @@ class Scanner:
         findings, failed, cocci_checked = [], [], set()
         link_seconds, t_start = 0.0, time.time()
         progress = Progress(len(info), self.progress)
+        # the salt holds the knowledge chosen above
+        modcache = ModuleCache(self.cache.dir, self.cache, self.warn,
+                               self.explain)
+        # a module being read: its entry's key, and each file's error
+        # and included headers when its facts are a cache entry
+        modstate = {}
 
         arch_kdirs = paths.arch_kdirs()
 
@@ -523,22 +573,25 @@ class Scanner:
                     tree_fl, root, arch, mach_dirs(f, arch))
             return tree_fl + fl[len(flags):]
 
-        def work(f, fl, ck, kf, archs, alt=None):
+        def work(f, fl, ck, kf, archs, alt=None, look=True):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them, or
             with the flags alt when it fails and they are given)."""
             sub = self.substitute.get(f)
             refused = _too_large(sub or f)
             if refused:
-                return [], refused
+                return [], refused, False
+            hit = self.cache.get(ck, f, kf) if sub is None and look \
+                else None
+            if hit is not None:
+                return hit + (True,)
             # a FIFO or device header would hold the checker until its
-            # timeout: an error of the file at once (not cached)
+            # timeout: an error of the file at once (not cached); the
+            # cache ran no checker (and a header of the module's own that
+            # changed is no hit)
             irregular = includes.irregular_include(sub or f, fl, trusted)
             if irregular:
-                return [], irregular
-            hit = self.cache.get(ck, f, kf) if sub is None else None
-            if hit is not None:
-                return hit
+                return [], irregular, False
             transient = []
 
             def run(flags):
@@ -567,17 +620,38 @@ class Scanner:
                 if not again[1]:
                     facts, err = again
             # only what a finished run said about the bytes it read
-            if not transient and sub is None and \
-                    self.cache.key(f, kf) == ck:
+            kept = not transient and sub is None and \
+                self.cache.key(f, kf) == ck
+            if kept:
                 self.cache.put(ck, facts, err)
-            return facts, err
+            return facts, err, kept
 
-        def items():
-            for key in sorted(modules):
-                for f in modules[key]:
-                    yield f
+        def prepared(f):
+            """(flags, alternative flags, architectures, key flags, fact
+            cache key) of a file."""
+            modname = info[f][0]
+            own = self.plan_flags[f]
+            fl = kflags.file_flags(flags, f, True, modname) + own + \
+                overlay.flags(options[f][0]) + _local_dirs(own)
+            archs = options[f][1]
+            # tried when fl fails: without the architecture's own symbols
+            alt = options[f][2] is not None and (
+                kflags.file_flags(flags, f, True, modname) + own +
+                overlay.flags(options[f][2]) + _local_dirs(own))
+            # the architectures tried after a failure decide too
+            kf = fl + (alt or []) + ["--arch=%s%s" % (
+                a, "=" + arch_kdirs[a] if a in arch_kdirs and
+                kdir else "") for a in archs] + (
+                tree_key or (archs and own_tree and
+                             [self.own.digest(root)]) or []) + (
+                # what decides the machine's directories: the options
+                # (in fl) and the architecture's Makefiles
+                ["--modlife-machine=%s:%s" % (
+                    a, machdirs.fingerprint(root, a)) for a in archs
+                 if own_tree and not (kdir and a in arch_kdirs)])
+            return fl, alt, archs, kf, self.cache.key(f, kf)
 
-        todo = items()
+        todo = iter(sorted(modules))
         # a bounded window of files in flight, in module order: a module
         # is linked and dropped soon after its files are read, so memory
         # stays flat however large the tree (or warm the cache) is
@@ -586,40 +660,68 @@ class Scanner:
                 link.Linker(self.binary, self.explain) as linker:
             futs = {}
 
+            def failed_file(f, err):
+                errors.append({"file": _display(f, cwd), "message": err})
+                failed.append(f)
+                if isinstance(err, Refused):
+                    self.input_errors += 1  # not read at all
+                elif self.cocci == "fallback" and f in requested and \
+                        scripts:
+                    futs[pool.submit(cocci_engine.run_report, scripts, [f],
+                                     None, self.cocci_cache)] = (
+                                         "cocci", f, None)
+
+            def read_from_entry(key, entry):
+                """A module whose result is kept: its files' errors and
+                its link's findings, no fact read."""
+                for f in modules[key]:
+                    if entry["errors"][f]:
+                        failed_file(f, entry["errors"][f])
+                found = reported(entry["standing"], entry["tus"],
+                                 entry["includes"], requested, self.rules,
+                                 cwd)
+                findings.extend(found)
+                self.cache.hits += len(modules[key])
+                pending[key] = 0
+                bucket.pop(key)
+                progress.step(len(modules[key]), len(found))
+
             def refill():
                 while len(futs) < window:
-                    f = next(todo, None)
-                    if f is None:
+                    key = next(todo, None)
+                    if key is None:
                         return
-                    modname = info[f][0]
-                    own = self.mmap.flags(f, os.path.dirname(info[f][1]))
-                    fl = kflags.file_flags(flags, f, True, modname) + own + \
-                        overlay.flags(options[f][0]) + _local_dirs(own)
-                    archs = options[f][1]
-                    # tried when fl fails: without the architecture's own
-                    # symbols
-                    alt = options[f][2] is not None and (
-                        kflags.file_flags(flags, f, True, modname) + own +
-                        overlay.flags(options[f][2]) + _local_dirs(own))
-                    # the architectures tried after a failure decide too
-                    kf = fl + (alt or []) + ["--arch=%s%s" % (
-                        a, "=" + arch_kdirs[a] if a in arch_kdirs and
-                        kdir else "") for a in archs] + (
-                        tree_key or (archs and own_tree and
-                                     [self.own.digest(root)]) or []) + (
-                        # what decides the machine's directories: the
-                        # options (in fl) and the architecture's Makefiles
-                        ["--modlife-machine=%s:%s" % (
-                            a, machdirs.fingerprint(root, a)) for a in archs
-                         if own_tree and not (kdir and a in arch_kdirs)])
-                    ck = self.cache.key(f, kf)
-                    futs[pool.submit(work, f, fl, ck, kf, archs, alt)] = (
-                        "sparse", f, ck)
-                    if self.cocci == "all" and f in requested and \
-                            not _too_large(f):
-                        futs[pool.submit(cocci_engine.run_report, scripts,
-                                         [f], None, self.cocci_cache)] = (
-                                             "cocci", f, None)
+                    ms = modules[key]
+                    prep = {f: prepared(f) for f in ms}
+                    mkey = None
+                    if not any(f in self.substitute or _too_large(f)
+                               for f in ms):
+                        mkey = modcache.key([(f, prep[f][4]) for f in ms])
+                    entry = modcache.get(mkey, {f: prep[f][3] for f in ms})
+                    if self.cocci == "all":
+                        for f in ms:
+                            if f in requested and not _too_large(f):
+                                futs[pool.submit(
+                                    cocci_engine.run_report, scripts, [f],
+                                    None, self.cocci_cache)] = (
+                                        "cocci", f, None)
+                    if entry is not None:
+                        read_from_entry(key, entry)
+                        continue
+                    modstate[key] = (mkey, {})
+                    for f in ms:
+                        fl, alt, archs, kf, ck = prep[f]
+                        # a cached file is read here: threads would only
+                        # contend for the interpreter
+                        hit = None if f in self.substitute or \
+                            _too_large(f) else self.cache.get(ck, f, kf)
+                        if hit is not None:
+                            fut = concurrent.futures.Future()
+                            fut.set_result(hit + (True,))
+                        else:
+                            fut = pool.submit(work, f, fl, ck, kf, archs,
+                                              alt, False)
+                        futs[fut] = ("sparse", f, ck)
             try:
                 refill()
                 while futs:
@@ -634,30 +736,29 @@ class Scanner:
                             self._cocci_results(found, errs, failed, requested,
                                                 findings, errors, cwd)
                             continue
-                        facts, err = fut.result()
-                        if err:
-                            errors.append({"file": _display(f, cwd),
-                                           "message": err})
-                            failed.append(f)
-                            if isinstance(err, Refused):
-                                self.input_errors += 1  # not read at all
-                            elif self.cocci == "fallback" and \
-                                    f in requested and scripts:
-                                futs[pool.submit(
-                                    cocci_engine.run_report, scripts, [f],
-                                    None, self.cocci_cache)] = (
-                                        "cocci", f, None)
-                            facts = _marked_failed(facts, err)
+                        facts, err, kept = fut.result()
                         key = info[f][1]
+                        mkey, kept_files = modstate[key]
+                        if kept:
+                            kept_files[f] = (err, module_cache.included(
+                                facts))
+                        if err:
+                            failed_file(f, err)
+                            facts = _marked_failed(facts, err)
                         bucket[key].extend(facts)
                         pending[key] -= 1
                         n = 0
                         if pending[key] == 0:
                             t0 = time.time()
-                            lost = []
+                            lost, linked = [], []
                             found = linked_findings(linker, bucket.pop(key),
                                                     requested, self.rules,
-                                                    cwd, errors, lost)
+                                                    cwd, errors, lost,
+                                                    linked)
+                            if linked and len(kept_files) == len(
+                                    modules[key]):
+                                modcache.put(mkey, kept_files, *linked[0])
+                            del modstate[key]
                             # a module not decided: as an input not checked
                             self.input_errors += len(lost)
                             link_seconds += time.time() - t0
@@ -697,6 +798,7 @@ class Scanner:
                       "unchecked": len(set(failed) - cocci_checked),
                       "cache_hits": self.cache.hits,
                       "cocci_cache_hits": self.cocci_cache.hits,
+                      "module_cache_hits": modcache.hits,
                       "seconds": time.time() - t_start,
                       "link_seconds": link_seconds}
         return {"findings": unique, "errors": errors,

@@ -188,10 +188,11 @@ class FactCache:
             roots.append(top)
         return [os.path.realpath(r) for r in roots]
 
-    def get(self, key, source=None, flags=()):
+    def get(self, key, source=None, flags=(), with_deps=False):
         """The facts and error of the entry of key, or None (a miss).
         source, flags: the file and flags of key, which say where the
-        headers it depends on can be."""
+        headers it depends on can be. with_deps: and the headers it
+        depends on, with their hashes, as a third item."""
         if not self.dir or not key:
             return None
         try:
@@ -230,11 +231,15 @@ class FactCache:
             self.misses += 1
             return None
         self.hits += 1
+        if with_deps:
+            return facts, err, entry["deps"]
         return facts, err
 
     def put(self, key, facts, err):
+        """Keeps facts and err under key; returns the headers they
+        depend on, with their hashes, or None when nothing was kept."""
         if not self.writable or not key:
-            return
+            return None
         deps = {}
         for f in sparse_engine.parse(facts, ("include",)):
             if isinstance(f.get("file"), str):
@@ -246,6 +251,8 @@ class FactCache:
             self.writable = False
             self.warn("cannot write the cache in %s (%s); going on without "
                       "it" % (self.dir, e.strerror or e))
+            return None
+        return deps
 
 
 def write_entry(path, data):

@@ -33,16 +33,6 @@ def _finding(d):
         type(d.get(k)) is t for k, t in FINDING.items())
 
 
-def _files(facts, kind):
-    return sorted({x["file"] for x in sparse_engine.parse(facts, (kind,))
-                   if isinstance(x.get("file"), str)})
-
-
-def included(facts):
-    """The headers facts say their file included."""
-    return _files(facts, "include")
-
-
 def parsed_and_included(facts):
     """The files facts say were parsed, and the headers they included
     (one reading of the facts)."""
@@ -110,12 +100,12 @@ class ModuleCache:
                 "includes": e["includes"]}
 
     def put(self, key, files, standing, tus, incs):
-        """files: {file: (error or None, the headers it included)}."""
+        """files: {file: (error or None, the headers it included with
+        their hashes, as its fact entry has them)}."""
         if not key:
             return
         self.store.write(key, {
-            "files": {f: {"error": err, "deps": {
-                h: file_hash(h) for h in headers}}
-                for f, (err, headers) in files.items()},
+            "files": {f: {"error": err, "deps": deps}
+                      for f, (err, deps) in files.items()},
             "standing": [{k: d.get(k) for k in FINDING} for d in standing],
             "tus": tus, "includes": incs})

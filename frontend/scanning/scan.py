@@ -580,18 +580,18 @@ class Scanner:
             sub = self.substitute.get(f)
             refused = _too_large(sub or f)
             if refused:
-                return [], refused, False
-            hit = self.cache.get(ck, f, kf) if sub is None and look \
-                else None
+                return [], refused, None
+            hit = self.cache.get(ck, f, kf, True) if sub is None and \
+                look else None
             if hit is not None:
-                return hit + (True,)
+                return hit
             # a FIFO or device header would hold the checker until its
             # timeout: an error of the file at once (not cached); the
             # cache ran no checker (and a header of the module's own that
             # changed is no hit)
             irregular = includes.irregular_include(sub or f, fl, trusted)
             if irregular:
-                return [], irregular, False
+                return [], irregular, None
             transient = []
 
             def run(flags):
@@ -620,11 +620,11 @@ class Scanner:
                 if not again[1]:
                     facts, err = again
             # only what a finished run said about the bytes it read
-            kept = not transient and sub is None and \
-                self.cache.key(f, kf) == ck
-            if kept:
-                self.cache.put(ck, facts, err)
-            return facts, err, kept
+            deps = None
+            if not transient and sub is None and \
+                    self.cache.key(f, kf) == ck:
+                deps = self.cache.put(ck, facts, err)
+            return facts, err, deps
 
         def prepared(f):
             """(flags, alternative flags, architectures, key flags, fact
@@ -714,10 +714,11 @@ class Scanner:
                         # a cached file is read here: threads would only
                         # contend for the interpreter
                         hit = None if f in self.substitute or \
-                            _too_large(f) else self.cache.get(ck, f, kf)
+                            _too_large(f) else self.cache.get(ck, f, kf,
+                                                              True)
                         if hit is not None:
                             fut = concurrent.futures.Future()
-                            fut.set_result(hit + (True,))
+                            fut.set_result(hit)
                         else:
                             fut = pool.submit(work, f, fl, ck, kf, archs,
                                               alt, False)
@@ -736,12 +737,13 @@ class Scanner:
                             self._cocci_results(found, errs, failed, requested,
                                                 findings, errors, cwd)
                             continue
-                        facts, err, kept = fut.result()
+                        # deps: the headers of a kept entry (None: not
+                        # kept)
+                        facts, err, deps = fut.result()
                         key = info[f][1]
                         mkey, kept_files = modstate[key]
-                        if kept:
-                            kept_files[f] = (err, module_cache.included(
-                                facts))
+                        if deps is not None:
+                            kept_files[f] = (err, deps)
                         if err:
                             failed_file(f, err)
                             facts = _marked_failed(facts, err)

@@ -19,7 +19,8 @@ import time
 from . import cocci_engine, link, module_cache, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, autoconf, ccheaders, fswalk, genheaders, gentree, \
-    includes, kconfeval, kerneltree, kflags, machdirs, treeflags
+    includes, kconfeval, kerneltree, kflags, machdirs, optionrepair, \
+    treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -27,7 +28,7 @@ from .cache import FactCache
 from .cocci_cache import CocciCache
 from .module_cache import ModuleCache
 from .plan_cache import PlanCache
-from ..tree.kconfig import Kconfig
+from ..tree.kconfig import Kconfig, arch_of
 from ..tree.modules import ModuleMap, tree_root
 from .progress import Progress
 from ..rules import RULES, rule_for_script
@@ -366,8 +367,8 @@ class Scanner:
         return [self.binary, self.kb] + [
             os.path.abspath(m.__file__) for m in (
                 archheaders, ccheaders, genheaders, gentree, autoconf,
-                kconfeval, machdirs, treeflags)] + [autoconf.template()] + \
-            ccheaders.shipped()
+                kconfeval, machdirs, optionrepair, treeflags)] + \
+            [autoconf.template()] + ccheaders.shipped()
 
     def _use_knowledge(self, path):
         """Reads the knowledge file path from now on (the tree's own)."""
@@ -436,6 +437,13 @@ class Scanner:
             raise ScanError("--config kdir: %s has no .config, so nothing "
                             "would be module code" % self._model_args[1])
         info, modules, skipped, options = {}, {}, {}, {}
+        # a source several architectures' modules share (virt/kvm/ in
+        # each one's kvm module) is a part of the native one's, whose
+        # Makefile's flags ("-I arch/x86/kvm" for its "irq.h") the
+        # native parse needs: other architectures' directories claim last
+        root = self._model_args[0]
+        files = sorted(files, key=lambda f: arch_of(root, f) not in (
+            None,) + tuple(native))
         for f in files:
             place = mmap.resolve(f)
             if not place.module:
@@ -573,6 +581,11 @@ class Scanner:
                     tree_fl, root, arch, mach_dirs(f, arch))
             return tree_fl + fl[len(flags):]
 
+        def known_option(sym):
+            """An option a parse may turn on: a bool or tristate of the
+            tree's Kconfig files."""
+            return self.kconfig.types.get(sym) in ("bool", "tristate")
+
         def work(f, fl, ck, kf, archs, alt=None, look=True):
             """In a worker: the cached facts, or a sparse run (again with
             another architecture's headers when the file needs them, or
@@ -608,14 +621,33 @@ class Scanner:
                     transient.append(err)
                 return facts, err
 
+            def run_configured(flags):
+                """run(), and when it fails on a name that a header
+                defines only under an option (or an #error asks for
+                one), again with the options on (three rounds at most:
+                one name each)."""
+                facts, err = run(flags)
+                first, extra = (facts, err), []
+                for _ in range(3):
+                    if not err or transient:
+                        break
+                    more = [o for o in optionrepair.options_for(
+                        err, f, flags, known_option) if o not in extra]
+                    if not more:
+                        break
+                    extra += more
+                    facts, err = run(flags + overlay.flags(
+                        [(o, "y") for o in extra]))
+                return (facts, err) if not err else first
+
             def file_for_arch(fl_, arch):
                 return for_arch(fl_, arch, f)
             facts, err = archheaders.parse_with_fallback(
-                run, self.mmap.tree_of(f), fl, f, archs, overlay.generated,
-                file_for_arch)
+                run_configured, self.mmap.tree_of(f), fl, f, archs,
+                overlay.generated, file_for_arch)
             if err and alt and not transient:
                 again = archheaders.parse_with_fallback(
-                    run, self.mmap.tree_of(f), alt, f, archs,
+                    run_configured, self.mmap.tree_of(f), alt, f, archs,
                     overlay.generated, file_for_arch)
                 if not again[1]:
                     facts, err = again

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Options a failed parse wants: a file is module code when some
+configuration builds it, and a name it uses may exist only in some (a
+board's register in <mach/highlander.h>, struct map_info's read() under
+CONFIG_MTD_COMPLEX_MAPPINGS, the SoC an #error asks for). From the
+checker's error, the header that defines the name (among those the
+parse could include) or the #error's own file gives the options of the
+conditional block around it; the scan parses again with them on.
+
+Headers are read as text, never run; only #if/#ifdef/#elif/#else/
+#endif lines and the one definition looked for are interpreted."""
+import os
+import re
+import threading
+
+from . import fswalk
+
+LOCATION = re.compile(r"^(?:(.+?):)?(\d+):\d+: error: (.*)")
+UNDEFINED = re.compile(r"^undefined identifier '(\w+)'")
+NO_MEMBER = re.compile(r"^no member '(\w+)' in (?:struct|union) (\w+)")
+DIRECTIVE = re.compile(rb"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)")
+# CONFIG_X in a condition, and whether a "!" negates it
+SYMBOL = re.compile(r"(!\s*)?(?:(?:defined|IS_ENABLED|IS_BUILTIN|"
+                    r"IS_REACHABLE)\s*\(?\s*)?\b(CONFIG_\w+)")
+MAX_HEADER = 4 << 20
+MAX_FILES = 40000
+
+
+def _positive(cond):
+    """The CONFIG_ symbols a condition wants on (not those it negates;
+    an "||" of several: the first)."""
+    out = []
+    for neg, sym in SYMBOL.findall(cond):
+        if not neg:
+            out.append(sym)
+        if "||" in cond and out:
+            break
+    return out
+
+
+def conditions(lines, target):
+    """The positive symbols of the blocks around line target (1-based)
+    of lines (bytes), innermost last, as [(symbols of the branch target
+    is in, symbols of the block's first branch, whether target is in a
+    later branch)]."""
+    stack = []
+    for n, line in enumerate(lines, 1):
+        if n == target:
+            return [(cur, first, later) for cur, first, later in stack]
+        m = DIRECTIVE.match(line)
+        if not m:
+            continue
+        kind = m.group(1).decode()
+        cond = m.group(2).decode("utf-8", "replace").split("/*")[0]
+        if kind in ("if", "ifdef", "ifndef"):
+            syms = [] if kind == "ifndef" else (
+                _positive("defined(%s)" % cond.strip()) if kind == "ifdef"
+                else _positive(cond))
+            stack.append((syms, syms, False))
+        elif kind in ("elif", "else") and stack:
+            first = stack[-1][1]
+            stack[-1] = (_positive(cond) if kind == "elif" else [], first,
+                         True)
+        elif kind == "endif" and stack:
+            stack.pop()
+    return None
+
+
+def _read_lines(path):
+    try:
+        with fswalk.open_regular(path, noted=False) as f:
+            data = f.read(MAX_HEADER + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_HEADER:
+        return None
+    return data.split(b"\n")
+
+
+def _include_dirs(flags):
+    out, take = [], False
+    for a in flags:
+        if take:
+            out.append(a)
+            take = False
+        elif a in ("-I", "-idirafter", "-isystem"):
+            take = True
+        elif a.startswith("-I") and len(a) > 2:
+            out.append(a[2:])
+    return out
+
+
+DEFINE = re.compile(rb"^\s*#\s*define\s+(\w+)")
+OPENS = re.compile(rb"^\s*(?:typedef\s+)?(?:struct|union)\s+(\w+)\s*\{")
+WORD = re.compile(rb"\w+")
+
+_indexes = {}
+_indexes_lock = threading.Lock()
+
+
+def _index_file(path, defines, members):
+    """Adds the definitions of path that only some configurations have:
+    macros, and members of a struct or union, each with the options of
+    the blocks around it."""
+    lines = _read_lines(path)
+    # no option: nothing only some configurations have
+    if lines is None or not any(b"CONFIG_" in ln for ln in lines):
+        return
+    stack, struct, depth = [], None, 0
+    for n, line in enumerate(lines, 1):
+        bare = line.lstrip()
+        if bare[:1] == b"#":
+            m = DIRECTIVE.match(bare)
+            if m:
+                kind = m.group(1).decode()
+                cond = m.group(2).decode("utf-8", "replace").split("/*")[0]
+                if kind in ("if", "ifdef", "ifndef"):
+                    stack.append([] if kind == "ifndef" else _positive(
+                        "defined(%s)" % cond.strip() if kind == "ifdef"
+                        else cond))
+                elif kind in ("elif", "else") and stack:
+                    stack[-1] = _positive(cond) if kind == "elif" else []
+                elif kind == "endif" and stack:
+                    stack.pop()
+                continue
+            d = DEFINE.match(bare)
+            if d and any(stack):
+                defines.setdefault(d.group(1).decode(), []).append(
+                    (path, n, [s for block in stack for s in block]))
+            continue
+        if struct is None:
+            if bare[:1] in (b"s", b"u", b"t"):
+                o = OPENS.match(bare)
+                if o:
+                    struct, depth = o.group(1).decode(), \
+                        line.count(b"{") - line.count(b"}")
+            continue
+        if depth == 1 and b";" in line and any(stack):
+            syms = [s for block in stack for s in block]
+            for w in set(WORD.findall(line)):
+                members.setdefault((struct, w.decode()), []).append(
+                    (path, n, syms))
+        depth += line.count(b"{") - line.count(b"}")
+        if depth <= 0:
+            struct = None
+
+
+def _index(top):
+    """({macro: [(header, line, options)]}, {(struct, member): [...]})
+    of the headers under the directory top: made once per process (one
+    at a time: the threads of a scan would make the same)."""
+    real = os.path.realpath(top)
+    with _indexes_lock:
+        if real not in _indexes:
+            defines, members, n = {}, {}, 0
+            if os.path.isdir(real):
+                for d, subdirs, names in fswalk.walk(top):
+                    subdirs.sort()
+                    for name in sorted(names):
+                        if name.endswith(".h") and n < MAX_FILES:
+                            n += 1
+                            _index_file(os.path.join(d, name), defines,
+                                        members)
+            _indexes[real] = (defines, members)
+        return _indexes[real]
+
+
+def options_for(err, path, flags, known):
+    """The options (CONFIG_X names) a parse of path with flags that
+    failed with err wants on, or []: those of the blocks around the
+    definition err misses (every block's symbols, the first such
+    definition that has some), or of the first branch of the block whose
+    later branch holds an #error. known(symbol) says whether an option
+    can be turned on (a bool or tristate of the tree)."""
+    m = LOCATION.match(err.split("\n")[0])
+    if not m:
+        return []
+    where, line, text = m.group(1), int(m.group(2)), m.group(3)
+    text = re.sub(r" \((?:as|with) [^)]*\)$", "", text)
+    where = path if not where else where
+    if not os.path.isabs(where):
+        where = os.path.abspath(where)
+    found = []
+    u, mem = UNDEFINED.match(text), NO_MEMBER.match(text)
+    if u or mem:
+        # where the parse looks: the file's directory, then its flags'
+        for top in [os.path.dirname(path)] + _include_dirs(flags):
+            defines, members = _index(top)
+            defs = defines.get(u.group(1)) if u else \
+                members.get((mem.group(2), mem.group(1)))
+            for _, _, syms in defs or ():
+                if all(known(s) for s in syms):
+                    return sorted(set(syms))
+        return []
+    lines = _read_lines(where)
+    if not lines or line > len(lines) or \
+            not re.match(rb"\s*#\s*error\b", lines[line - 1]):
+        return []
+    blocks = conditions(lines, line) or []
+    for cur, first, later in reversed(blocks):
+        if later and first and all(known(s) for s in first):
+            found = first
+            break
+    return sorted(set(found))

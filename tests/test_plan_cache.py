@@ -79,6 +79,28 @@ class PlanCacheTest(unittest.TestCase):
             self.assertEqual(sorted(os.path.basename(f) for f in plan[0]),
                              ["c.c"])
 
+    def test_warm_scan_reads_no_kconfig_and_no_facts(self):
+        """What keeps a warm rescan fast: the plan and each module's
+        result come from the cache, so neither the tree's Kconfig files
+        nor the facts are read."""
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            cache = seeded(os.path.join(tmp, "cache"))
+
+            def scanner():
+                return scanmod.Scanner(None, 1, cache_dir=cache,
+                                       cocci="off", progress=False)
+            cold = scanner().scan([d])
+            self.assertTrue(cold["findings"])
+            sc = scanner()
+            with mock.patch.object(scanmod, "Kconfig",
+                                   side_effect=AssertionError("Kconfig")), \
+                    mock.patch.object(sc.cache, "get",
+                                      side_effect=AssertionError("facts")):
+                warm = sc.scan([d])
+            self.assertEqual(warm, cold)
+            self.assertEqual(sc.stats["cache_hits"], sc.stats["checked"])
+
     def test_recent_plan_is_not_kept(self):
         with TempDir() as tmp:
             d = fake_tree(tmp)

@@ -136,6 +136,7 @@ class FactCache:
         self.writable = directory is not None
         self._noted = False
         self._tops = {}
+        self._reals = {}
         self.set_salt(salt_files)
         self.hits = self.misses = 0
         if directory:
@@ -177,16 +178,21 @@ class FactCache:
         directory, the module's own -I directories, the top of its tree
         (a kernel tree, a git work tree: "../common/x.h", arch/ headers)
         and the cache (overlay headers)."""
-        roots = [os.path.dirname(os.path.realpath(source)), self.dir]
-        roots += [a[len("--modlife-local-dir="):] for a in flags
-                  if a.startswith("--modlife-local-dir=")]
+        roots = [self.dir] + [a[len("--modlife-local-dir="):]
+                              for a in flags
+                              if a.startswith("--modlife-local-dir=")]
         d = os.path.dirname(source)
         if d not in self._tops:
             self._tops[d] = tree_top(source)
         top = self._tops[d]
         if top:
             roots.append(top)
-        return [os.path.realpath(r) for r in roots]
+        # the same few directories for every file of a tree
+        for r in roots:
+            if r not in self._reals:
+                self._reals[r] = os.path.realpath(r)
+        return [os.path.dirname(os.path.realpath(source))] + [
+            self._reals[r] for r in roots]
 
     def get(self, key, source=None, flags=(), with_deps=False):
         """The facts and error of the entry of key, or None (a miss).

@@ -51,10 +51,24 @@ class ModuleCache:
         self.store = SideCache(None if explain else directory, "modules",
                                "module results", warn, limit=64 << 20)
         self.facts = facts
+        self._reals, self._hashes = {}, {}
 
     @property
     def hits(self):
         return self.store.hits
+
+    def _real(self, path):
+        """os.path.realpath(), once per scan: a module's headers are
+        those of each of its files, and of other modules."""
+        if path not in self._reals:
+            self._reals[path] = os.path.realpath(path)
+        return self._reals[path]
+
+    def _hash(self, path):
+        """file_hash(), once per scan."""
+        if path not in self._hashes:
+            self._hashes[path] = file_hash(path)
+        return self._hashes[path]
 
     def key(self, keyed):
         """The key of a module of (file, fact cache key) pairs, or None
@@ -89,8 +103,8 @@ class ModuleCache:
                 for dep, h in deps.items():
                     if not (h is None or isinstance(h, str)) or \
                             not os.path.isabs(dep) or \
-                            not _under(os.path.realpath(dep), roots) or \
-                            file_hash(dep) != h:
+                            not _under(self._real(dep), roots) or \
+                            self._hash(dep) != h:
                         return None
                 errors[f] = err
         except (TypeError, KeyError, AttributeError, ValueError):

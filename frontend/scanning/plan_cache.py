@@ -10,7 +10,8 @@ each file they open or try, each directory they list or walk
 (fswalk.Reads), and each source's words. The entry keeps each file's and
 directory's inode, size and times (a directory's change when an entry
 is added or removed: a Makefile or Kconfig file that appears) and the
-words' digest; it is used only when all of them are as they were. A plan
+words' digest (read again only from a source whose times changed); it
+is used only when all of them are as they were. A plan
 is not kept when something it read changed in the last seconds (a time
 stamp can hide a second write within its granularity)."""
 import hashlib
@@ -128,8 +129,10 @@ class PlanCache:
                 for path, sig in inputs[kind]:
                     if _signature(path, kind == "dirs") != sig:
                         return None
-            for path, digest in inputs["words"]:
-                if _words_digest(path) != digest:
+            for path, digest, sig in inputs["words"]:
+                # the words are read again only from a source that changed
+                if _signature(path, False) != sig and \
+                        _words_digest(path) != digest:
                     return None
             info = {f: tuple(v) for f, v in plan["info"].items()
                     if _strs(v) and len(v) == 2}
@@ -165,10 +168,12 @@ class PlanCache:
         inputs = {"files": [[p, _signature(p, False)]
                             for p in sorted(reads.files)],
                   "dirs": [[d, _signature(d, True)] for d in sorted(dirs)],
-                  "words": sorted([p, w] for p, w in reads.words.items())}
+                  "words": sorted([p, w, _signature(p, False)]
+                                  for p, w in reads.words.items())}
         recent = time.time_ns() - RECENT_NS
         if any(sig and max(sig[2], sig[3]) > recent
-               for kind in ("files", "dirs") for _, sig in inputs[kind]):
+               for kind in ("files", "dirs", "words")
+               for sig in (x[-1] for x in inputs[kind])):
             return
         info, modules, skipped, options, flags = plan
         self.store.write(key, {"inputs": inputs, "plan": {

@@ -18,6 +18,13 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
 from frontend.scanning import plan_cache, scan as scanmod  # noqa: E402
 
 
+def tree_and_cache(tmp):
+    """A fake tree's driver directory, a fresh cache, its sources."""
+    d = fake_tree(tmp)
+    return d, seeded(os.path.join(tmp, "cache")), sorted(
+        glob.glob(os.path.join(d, "*.c")))
+
+
 class PlanCacheTest(unittest.TestCase):
     def setUp(self):
         # the files are new here: their time stamps are not to keep the
@@ -34,9 +41,7 @@ class PlanCacheTest(unittest.TestCase):
 
     def test_kept_until_what_decided_it_changes(self):
         with TempDir() as tmp:
-            d = fake_tree(tmp)
-            cache = seeded(os.path.join(tmp, "cache"))
-            files = sorted(glob.glob(os.path.join(d, "*.c")))
+            d, cache, files = tree_and_cache(tmp)
             first, hit = self.plan(cache, files)
             self.assertFalse(hit)
             self.assertEqual(sorted(os.path.basename(f) for f in first[0]),
@@ -103,9 +108,7 @@ class PlanCacheTest(unittest.TestCase):
 
     def test_recent_plan_is_not_kept(self):
         with TempDir() as tmp:
-            d = fake_tree(tmp)
-            cache = seeded(os.path.join(tmp, "cache"))
-            files = sorted(glob.glob(os.path.join(d, "*.c")))
+            d, cache, files = tree_and_cache(tmp)
             with mock.patch.object(plan_cache, "RECENT_NS", 3600 * 10**9):
                 self.assertFalse(self.plan(cache, files)[1])
                 self.assertFalse(self.plan(cache, files)[1])
@@ -114,9 +117,7 @@ class PlanCacheTest(unittest.TestCase):
 
     def test_entry_of_another_shape_is_planned_again(self):
         with TempDir() as tmp:
-            d = fake_tree(tmp)
-            cache = seeded(os.path.join(tmp, "cache"))
-            files = sorted(glob.glob(os.path.join(d, "*.c")))
+            d, cache, files = tree_and_cache(tmp)
             first, _ = self.plan(cache, files)
             entry, = glob.glob(os.path.join(cache, "plan", "*", "*.json"))
             with open(entry) as f:

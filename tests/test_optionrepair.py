@@ -90,6 +90,10 @@ class OptionsForTest(unittest.TestCase):
             self.assertEqual(optionrepair.options_for(
                 "2:9: error: undefined identifier 'BOARD_REG'", src, flags,
                 lambda s: s != "CONFIG_BOARD_A"), ["CONFIG_BOARD_C"])
+            # a directory the scan does not allow is not read
+            self.assertEqual(optionrepair.options_for(
+                "2:9: error: undefined identifier 'BOARD_REG'", src, flags,
+                known, lambda d: d != inc), [])
 
 
 class ScanTest(unittest.TestCase):
@@ -105,6 +109,22 @@ class ScanTest(unittest.TestCase):
             rc, result, err = scan([a])
             self.assertEqual(result["errors"], [], err)
             self.assertTrue(result["findings"], err)
+            # a header directory outside the tree that a Makefile names
+            # (it might be "/") is not looked through
+            outside = os.path.join(tmp, "outside")
+            write(os.path.join(outside, "board.h"),
+                  "#ifdef CONFIG_FOO_BOARD\n#define FOO_REG 4\n#endif\n")
+            os.unlink(os.path.join(d, "board.h"))
+            with open(os.path.join(d, "Makefile"), "a") as f:
+                f.write("ccflags-y += -I%s\n" % outside)
+            rc, result, err = scan([a])
+            self.assertEqual([e["message"] for e in result["errors"]],
+                             ["2:22: error: undefined identifier "
+                              "'FOO_REG'"], err)
+            os.rename(os.path.join(outside, "board.h"),
+                      os.path.join(d, "board.h"))
+            rc, result, err = scan([a])
+            self.assertEqual(result["errors"], [], err)
             # an option no Kconfig file defines is not turned on
             write(os.path.join(d, "board.h"),
                   "#ifdef CONFIG_FOO_NOWHERE\n#define FOO_REG 4\n#endif\n")

@@ -581,6 +581,16 @@ class Scanner:
                     tree_fl, root, arch, mach_dirs(f, arch))
             return tree_fl + fl[len(flags):]
 
+        trusted_dirs = {os.path.normpath(d) for d in
+                        optionrepair.include_dirs(trusted)}
+
+        def header_dir(d):
+            """A directory whose headers a retry may look through: the
+            tree's, or one of the kernel build's (a Makefile's -I may
+            name any)."""
+            d = os.path.normpath(d)
+            return d in trusted_dirs or bool(root) and fswalk.inside(d, root)
+
         def known_option(sym):
             """An option a parse may turn on: a bool or tristate of the
             tree's Kconfig files."""
@@ -632,7 +642,8 @@ class Scanner:
                     if not err or transient:
                         break
                     more = [o for o in optionrepair.options_for(
-                        err, f, flags, known_option) if o not in extra]
+                        err, f, flags, known_option, header_dir)
+                        if o not in extra]
                     if not more:
                         break
                     extra += more

@@ -24,6 +24,7 @@ SYMBOL = re.compile(r"(!\s*)?(?:(?:defined|IS_ENABLED|IS_BUILTIN|"
                     r"IS_REACHABLE)\s*\(?\s*)?\b(CONFIG_\w+)")
 MAX_HEADER = 4 << 20
 MAX_FILES = 40000
+MAX_DIRS = 20000
 
 
 def _positive(cond):
@@ -77,7 +78,7 @@ def _read_lines(path):
     return data.split(b"\n")
 
 
-def _include_dirs(flags):
+def include_dirs(flags):
     out, take = [], False
     for a in flags:
         if take:
@@ -152,9 +153,12 @@ def _index(top):
     real = os.path.realpath(top)
     with _indexes_lock:
         if real not in _indexes:
-            defines, members, n = {}, {}, 0
+            defines, members, n, dirs = {}, {}, 0, 0
             if os.path.isdir(real):
                 for d, subdirs, names in fswalk.walk(top):
+                    dirs += 1
+                    if dirs > MAX_DIRS:
+                        break
                     subdirs.sort()
                     for name in sorted(names):
                         if name.endswith(".h") and n < MAX_FILES:
@@ -165,13 +169,15 @@ def _index(top):
         return _indexes[real]
 
 
-def options_for(err, path, flags, known):
+def options_for(err, path, flags, known, allowed=lambda d: True):
     """The options (CONFIG_X names) a parse of path with flags that
     failed with err wants on, or []: those of the blocks around the
     definition err misses (every block's symbols, the first such
     definition that has some), or of the first branch of the block whose
     later branch holds an #error. known(symbol) says whether an option
-    can be turned on (a bool or tristate of the tree)."""
+    can be turned on (a bool or tristate of the tree); allowed(dir)
+    whether an include directory of flags may be read (a Makefile's
+    "-I/" is no directory of headers to walk)."""
     m = LOCATION.match(err.split("\n")[0])
     if not m:
         return []
@@ -184,7 +190,8 @@ def options_for(err, path, flags, known):
     u, mem = UNDEFINED.match(text), NO_MEMBER.match(text)
     if u or mem:
         # where the parse looks: the file's directory, then its flags'
-        for top in [os.path.dirname(path)] + _include_dirs(flags):
+        for top in [os.path.dirname(path)] + [
+                d for d in include_dirs(flags) if allowed(d)]:
             defines, members = _index(top)
             defs = defines.get(u.group(1)) if u else \
                 members.get((mem.group(2), mem.group(1)))

@@ -194,6 +194,24 @@ class FactCache:
         return [os.path.dirname(os.path.realpath(source))] + [
             self._reals[r] for r in roots]
 
+    def deps_hold(self, source, flags, deps, real=os.path.realpath,
+                  hashed=file_hash):
+        """Whether the headers deps ({path: sha256 or None}) that an
+        entry of source with flags records are as they were: only a
+        header the scan could have recorded, and only a regular file's
+        bytes (not /dev/zero, not a FIFO); None: it could not be read
+        when the entry was made. real, hashed: os.path.realpath() and
+        file_hash(), or memos of them."""
+        if not isinstance(deps, dict) or deps and not source:
+            return False
+        roots = self._roots(source, flags) if deps else ()
+        for dep, h in deps.items():
+            if not (h is None or isinstance(h, str)) or \
+                    not os.path.isabs(dep) or not _under(real(dep), roots) \
+                    or hashed(dep) != h:
+                return False
+        return True
+
     def get(self, key, source=None, flags=(), with_deps=False):
         """The facts and error of the entry of key, or None (a miss).
         source, flags: the file and flags of key, which say where the
@@ -222,17 +240,8 @@ class FactCache:
                     valid_fact(x) for x in facts) or \
                     not isinstance(err, (str, type(None))):
                 raise TypeError("not an entry of this version")
-            roots = self._roots(source, flags) if source else None
-            for dep, h in entry["deps"].items():
-                # only a header the scan could have recorded, and only a
-                # regular file's bytes (not /dev/zero, not a FIFO); None:
-                # it could not be read when the entry was made
-                if not (h is None or isinstance(h, str)) or roots is None \
-                        or not os.path.isabs(dep) or \
-                        not _under(os.path.realpath(dep), roots):
-                    raise ValueError("not a dependency of this file")
-                if file_hash(dep) != h:
-                    raise ValueError("stale")
+            if not self.deps_hold(source, flags, entry["deps"]):
+                raise ValueError("stale, or not a dependency of this file")
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             self.misses += 1
             return None

@@ -15,7 +15,7 @@ import hashlib
 import os
 
 from . import sparse_engine
-from .cache import _under, file_hash
+from .cache import file_hash
 from .side_cache import SideCache
 
 MAX_ITEMS = 100000
@@ -97,15 +97,9 @@ class ModuleCache:
             for f, v in files.items():
                 err, deps = v["error"], v["deps"]
                 if not (err is None or isinstance(err, str)) or \
-                        not isinstance(deps, dict):
+                        not self.facts.deps_hold(f, flags[f], deps,
+                                                 self._real, self._hash):
                     return None
-                roots = self.facts._roots(f, flags[f])
-                for dep, h in deps.items():
-                    if not (h is None or isinstance(h, str)) or \
-                            not os.path.isabs(dep) or \
-                            not _under(self._real(dep), roots) or \
-                            self._hash(dep) != h:
-                        return None
                 errors[f] = err
         except (TypeError, KeyError, AttributeError, ValueError):
             return None

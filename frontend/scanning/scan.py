@@ -582,7 +582,7 @@ class Scanner:
             return tree_fl + fl[len(flags):]
 
         trusted_dirs = {os.path.normpath(d) for d in
-                        optionrepair.include_dirs(trusted)}
+                        includes.search_dirs(trusted)}
 
         def header_dir(d):
             """A directory whose headers a retry may look through: the

@@ -69,6 +69,13 @@ def _dirs(flags):
     return quote, angle, pre
 
 
+def search_dirs(flags):
+    """The directories the checker looks for headers in, with flags, in
+    its order (-iquote ones first)."""
+    quote, angle, _ = _dirs(flags)
+    return quote + angle
+
+
 def _kind(mode):
     for test, name in _KINDS:
         if test(mode):

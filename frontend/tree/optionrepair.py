@@ -13,7 +13,7 @@ import os
 import re
 import threading
 
-from . import fswalk
+from . import fswalk, includes
 
 LOCATION = re.compile(r"^(?:(.+?):)?(\d+):\d+: error: (.*)")
 UNDEFINED = re.compile(r"^undefined identifier '(\w+)'")
@@ -76,19 +76,6 @@ def _read_lines(path):
     if len(data) > MAX_HEADER:
         return None
     return data.split(b"\n")
-
-
-def include_dirs(flags):
-    out, take = [], False
-    for a in flags:
-        if take:
-            out.append(a)
-            take = False
-        elif a in ("-I", "-idirafter", "-isystem"):
-            take = True
-        elif a.startswith("-I") and len(a) > 2:
-            out.append(a[2:])
-    return out
 
 
 DEFINE = re.compile(rb"^\s*#\s*define\s+(\w+)")
@@ -191,7 +178,7 @@ def options_for(err, path, flags, known, allowed=lambda d: True):
     if u or mem:
         # where the parse looks: the file's directory, then its flags'
         for top in [os.path.dirname(path)] + [
-                d for d in include_dirs(flags) if allowed(d)]:
+                d for d in includes.search_dirs(flags) if allowed(d)]:
             defines, members = _index(top)
             defs = defines.get(u.group(1)) if u else \
                 members.get((mem.group(2), mem.group(1)))

@@ -39,31 +39,39 @@ def _positive(cond):
     return out
 
 
-def conditions(lines, target):
-    """The positive symbols of the blocks around line target (1-based)
-    of lines (bytes), innermost last, as [(symbols of the branch target
-    is in, symbols of the block's first branch, whether target is in a
-    later branch)]."""
+def _blocks(lines):
+    """(line number, line stripped on the left, the blocks around it)
+    for each line of lines (bytes) that is no #if/#ifdef/#ifndef/#elif/
+    #else/#endif, the blocks innermost last, each as (symbols of the
+    branch the line is in, symbols of the block's first branch, whether
+    the line is in a later branch). The list is the walk's own: copy
+    what is kept."""
     stack = []
     for n, line in enumerate(lines, 1):
-        if n == target:
-            return [(cur, first, later) for cur, first, later in stack]
-        m = DIRECTIVE.match(line)
+        bare = line.lstrip()
+        m = DIRECTIVE.match(bare) if bare[:1] == b"#" else None
         if not m:
+            yield n, bare, stack
             continue
         kind = m.group(1).decode()
         cond = m.group(2).decode("utf-8", "replace").split("/*")[0]
         if kind in ("if", "ifdef", "ifndef"):
-            syms = [] if kind == "ifndef" else (
-                _positive("defined(%s)" % cond.strip()) if kind == "ifdef"
-                else _positive(cond))
+            syms = [] if kind == "ifndef" else _positive(
+                "defined(%s)" % cond.strip() if kind == "ifdef" else cond)
             stack.append((syms, syms, False))
         elif kind in ("elif", "else") and stack:
-            first = stack[-1][1]
-            stack[-1] = (_positive(cond) if kind == "elif" else [], first,
-                         True)
+            stack[-1] = (_positive(cond) if kind == "elif" else [],
+                         stack[-1][1], True)
         elif kind == "endif" and stack:
             stack.pop()
+
+
+def conditions(lines, target):
+    """The blocks around line target (1-based) of lines, as _blocks()
+    gives them, or None (a directive, or no such line)."""
+    for n, _, stack in _blocks(lines):
+        if n == target:
+            return list(stack)
     return None
 
 
@@ -94,41 +102,27 @@ def _index_file(path, defines, members):
     # no option: nothing only some configurations have
     if lines is None or not any(b"CONFIG_" in ln for ln in lines):
         return
-    stack, struct, depth = [], None, 0
-    for n, line in enumerate(lines, 1):
-        bare = line.lstrip()
+    struct, depth = None, 0
+    for n, bare, stack in _blocks(lines):
         if bare[:1] == b"#":
-            m = DIRECTIVE.match(bare)
-            if m:
-                kind = m.group(1).decode()
-                cond = m.group(2).decode("utf-8", "replace").split("/*")[0]
-                if kind in ("if", "ifdef", "ifndef"):
-                    stack.append([] if kind == "ifndef" else _positive(
-                        "defined(%s)" % cond.strip() if kind == "ifdef"
-                        else cond))
-                elif kind in ("elif", "else") and stack:
-                    stack[-1] = _positive(cond) if kind == "elif" else []
-                elif kind == "endif" and stack:
-                    stack.pop()
-                continue
             d = DEFINE.match(bare)
-            if d and any(stack):
+            if d and any(cur for cur, _, _ in stack):
                 defines.setdefault(d.group(1).decode(), []).append(
-                    (path, n, [s for block in stack for s in block]))
+                    (path, n, [s for cur, _, _ in stack for s in cur]))
             continue
         if struct is None:
             if bare[:1] in (b"s", b"u", b"t"):
                 o = OPENS.match(bare)
                 if o:
                     struct, depth = o.group(1).decode(), \
-                        line.count(b"{") - line.count(b"}")
+                        bare.count(b"{") - bare.count(b"}")
             continue
-        if depth == 1 and b";" in line and any(stack):
-            syms = [s for block in stack for s in block]
-            for w in set(WORD.findall(line)):
+        if depth == 1 and b";" in bare and any(cur for cur, _, _ in stack):
+            syms = [s for cur, _, _ in stack for s in cur]
+            for w in set(WORD.findall(bare)):
                 members.setdefault((struct, w.decode()), []).append(
                     (path, n, syms))
-        depth += line.count(b"{") - line.count(b"}")
+        depth += bare.count(b"{") - bare.count(b"}")
         if depth <= 0:
             struct = None
 

@@ -68,6 +68,8 @@ static int benign_error(const char *line)
 		/* sparse lays out some packed or bitfield structs otherwise */
 		"static assertion failed",
 		"invalid bitfield specifier",
+		/* a GNU extension gcc takes (kvm's fastop table) */
+		"arithmetics on pointers to functions",
 	};
 	unsigned int i;
 

@@ -1055,6 +1055,20 @@ class MachineDirsTest(unittest.TestCase):
             self.assertEqual(out["skipped"], [])
             self.assertIn("4 checked", res.stderr)
 
+    def test_files_sparse_has_no_target_or_errs_on_parse(self):
+        """ia64's err_inject.c (sparse has no IA-64 target: parsed with
+        the tree's ia64 headers as another LP64 little-endian machine)
+        and kvm's emulate.c (function pointer arithmetic, which gcc
+        takes)."""
+        files = ["arch/ia64/kernel/err_inject.c", "arch/x86/kvm/emulate.c"]
+        with TempDir() as tmp:
+            res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
+                       "--rules", "all", "--stats", "--cache-dir",
+                       os.path.join(tmp, "cache")] + files, cwd=LINUX61)
+            out = json.loads(res.stdout)
+            self.assertEqual(out["errors"], [], res.stderr)
+            self.assertIn("0 not parsed", res.stderr)
+
 WIDGET_H = """\
 #ifndef _LINUX_WIDGET_H
 #define _LINUX_WIDGET_H

@@ -52,6 +52,10 @@ MACHINE = {
                   "-D__loongarch_lp64=1", "-D_LOONGARCH_SZLONG=64",
                   "-D_LOONGARCH_SZPTR=64", "-D_LOONGARCH_SZINT=32",
                   "-D_ABILP64=3", "-D_LOONGARCH_SIM=_ABILP64"],
+    # nor an IA-64 one: the same LP64 little-endian layout, and what
+    # IA-64's compiler predefines
+    "ia64": ["--arch=riscv64", "-mlittle-endian", "-fsigned-char",
+             "-U__riscv", "-U__riscv_xlen", "-D__ia64__=1", "-D__ia64=1"],
 }
 # kbuild's c_flags on x86_64 that sparse reads, after LINUXINCLUDE
 C_FLAGS = [

@@ -935,6 +935,50 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             # native: its own error, not a last try as another
             self.assertEqual(mm.architectures(place, ["arm64"], src), [])
 
+    def test_an_option_only_a_32_bit_kernel_has(self):
+        """APM depends on X86_32 ("depends on !64BIT"), sun4m's LED on
+        SPARC32 ("def_bool !64BIT"): such a file is tried as the 32-bit
+        kernel of its architecture (i386, sparc32), in place of the
+        64-bit one; X86_64 ("depends on 64BIT") and a symbol whose
+        condition does not hold either way ask for nothing."""
+        with TempDir() as tmp:
+            root, _ = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "Kconfig"),
+                  'source "drivers/foo/Kconfig"\n'
+                  'source "arch/$(SRCARCH)/Kconfig"\n')
+            write(os.path.join(root, "arch", "x86", "Kconfig"),
+                  'config 64BIT\n\tbool "64-bit kernel"\n'
+                  'config X86_32\n\tdef_bool y\n\tdepends on !64BIT\n'
+                  'config X86_64\n\tdef_bool y\n\tdepends on 64BIT\n'
+                  'config X86_NEVER\n\tdef_bool y\n'
+                  '\tdepends on !64BIT && 64BIT\n'
+                  'source "arch/x86/apm/Kconfig"\n')
+            write(os.path.join(root, "arch", "sparc", "Kconfig"),
+                  'config 64BIT\n\tbool "64-bit kernel"\n'
+                  'config SPARC32\n\tdef_bool !64BIT\n')
+            d = os.path.join(root, "arch", "x86", "apm")
+            one_module(d, "APM", "depends on X86_32", "apm")
+            drv = os.path.join(root, "drivers", "led")
+            write(os.path.join(root, "drivers", "foo", "Kconfig"),
+                  'source "drivers/led/Kconfig"\n')
+            one_module(drv, "LED", "depends on SPARC32", "led")
+            for opt, line, name in (("X64", "depends on X86_64", "x64"),
+                                    ("NEVER", "depends on X86_NEVER",
+                                     "never")):
+                one_module(os.path.join(root, "drivers", name), opt, line,
+                           name)
+            mm = self.module_map(root)
+            src = os.path.join(d, "apm.c")
+            place = mm.resolve(src)
+            self.assertEqual(mm.architectures(place, ["x86"], src), ["i386"])
+            led = os.path.join(drv, "led.c")
+            self.assertEqual(mm.architectures(mm.resolve(led), ["x86"], led),
+                             ["sparc32"])
+            for name in ("x64", "never"):
+                f = os.path.join(root, "drivers", name, name + ".c")
+                self.assertEqual(mm.architectures(mm.resolve(f), ["x86"], f),
+                                 [], name)
+
     def test_an_architectures_own_types_and_selects(self):
         """KVM is bool in arch/arm64's Kconfig, tristate in x86's: arm64's
         kvm/ is never a module. A file under arch/riscv/ parses with

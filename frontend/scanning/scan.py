@@ -18,9 +18,9 @@ import time
 
 from . import cocci_engine, link, module_cache, sparse_engine, treekb
 from .. import paths
-from ..tree import archheaders, autoconf, ccheaders, fswalk, genheaders, gentree, \
-    includes, kconfeval, kerneltree, kflags, machdirs, optionrepair, \
-    treeflags
+from ..tree import archheaders, archnames, autoconf, ccheaders, fswalk, \
+    genheaders, gentree, includes, kconfeval, kerneltree, kflags, machdirs, \
+    optionrepair, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -366,8 +366,8 @@ class Scanner:
     def _salt_files(self):
         return [self.binary, self.kb] + [
             os.path.abspath(m.__file__) for m in (
-                archheaders, ccheaders, genheaders, gentree, autoconf,
-                kconfeval, machdirs, optionrepair, treeflags)] + \
+                archheaders, archnames, ccheaders, genheaders, gentree,
+                autoconf, kconfeval, machdirs, optionrepair, treeflags)] + \
             [autoconf.template()] + ccheaders.shipped()
 
     def _use_knowledge(self, path):

@@ -105,15 +105,16 @@ def _tool_digest(binary):
     """What the knowledge depends on besides the tree: the checker, the
     knowledge scan, the code that makes its flags and configuration, and
     kb/'s lists the checker is built with."""
-    from ..tree import (autoconf, genheaders, gentree, kconfeval, kconfig,
-                        kflags, modules, ownheaders, treeflags)
+    from ..tree import (archnames, autoconf, genheaders, gentree, kconfeval,
+                        kconfig, kflags, modules, ownheaders, treeflags)
     from . import sparse_engine
     h = hashlib.sha256()
     kbdir = os.path.join(paths.ROOT, "kb")
     files = [binary, autoconf.template()] + [
         os.path.abspath(m.__file__) for m in (
-            kb, autoconf, genheaders, gentree, kconfeval, kconfig, kflags,
-            modules, ownheaders, treeflags, sparse_engine)] + sorted(
+            kb, archnames, autoconf, genheaders, gentree, kconfeval,
+            kconfig, kflags, modules, ownheaders, treeflags,
+            sparse_engine)] + sorted(
         os.path.join(kbdir, n) for n in os.listdir(kbdir)
         if n.endswith(".txt") or n == "api.tsv")
     for p in files:

@@ -13,6 +13,7 @@ import re
 import threading
 
 from . import ccheaders, fswalk, genheaders
+from .archnames import srcarch
 
 MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
 MAX_TRIES = 3
@@ -115,7 +116,7 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
     def attempt(other, arch):
         f, e = run(other)
         f, e, _ = _missing_headers(ah, run, other, ["-idirafter", os.path.join(
-            ah.arch, arch, "include")], path, generated, f, e)
+            ah.arch, srcarch(arch), "include")], path, generated, f, e)
         return f, e
 
     tried = []
@@ -133,7 +134,7 @@ def parse_with_fallback(run, tree, flags, path, archs=(), generated=None,
         return tried[0]
     # the likeliest architecture has no configured headers: its arch/
     # headers before KDIR's (sparc's vcc.c, even where s390 has some)
-    base = os.path.join(ah.arch, archs[0])
+    base = os.path.join(ah.arch, srcarch(archs[0]))
     f, e = attempt(flags + ["-I" + os.path.join(base, "include"),
                             "-I" + os.path.join(base, "include", "uapi")],
                    archs[0])

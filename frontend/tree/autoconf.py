@@ -13,7 +13,7 @@ import os
 import re
 
 from .. import paths
-from . import fswalk, kconfeval
+from . import archnames, fswalk, kconfeval
 
 # the architecture of the shipped configurations
 BASE_ARCH = "x86"
@@ -30,6 +30,9 @@ SEEDS = {
     "riscv": [("CONFIG_64BIT", "y"), ("CONFIG_ARCH_RV64I", "y"),
               ("CONFIG_MMU", "y"), ("CONFIG_SMP", "y")],
     "sparc": [("CONFIG_64BIT", "y"), ("CONFIG_SMP", "y")],
+    # the 32-bit kernels of 64-bit ones (archnames.py): 64BIT is off
+    "i386": [("CONFIG_SMP", "y")],
+    "sparc32": [("CONFIG_SMP", "y")],
     # the classic machines with their MMU (the page size follows)
     "m68k": [("CONFIG_MMU", "y"), ("CONFIG_M68KCLASSIC", "y"),
              ("CONFIG_M68040", "y"), ("CONFIG_AMIGA", "y"),
@@ -92,6 +95,8 @@ def fit(base, kconfig, off=(), arch="x86"):
                 sym, ())) or bool(kconfig.arches(sym))
         out = [(s, v) for s, v in out if not arch_only(s)]
         off = {s for s in off if not arch_only(s)}
+        if archnames.is_word32(arch):
+            off.add(archnames.WORD_SIZE_OPTION)
         out += [(s, v) for s, v in SEEDS.get(arch, ())
                 if s in kconfig.defined_in]
         out = kconfeval.complete(kconfig, out, off, arch)

@@ -21,6 +21,7 @@ import re
 from . import autoconf, fswalk, genheaders, kerneltree, sysmake, \
     timeconst
 from .kconfig import logical_lines
+from .archnames import srcarch
 
 # what bounds.c computes, for the configurations the scan assumes (the
 # parse does not depend on the values; page-flags-layout.h compares them)
@@ -192,6 +193,7 @@ def files(tree, arch, config):
     """{path relative to the generated tree: text} for tree, arch and
     config ([(symbol, value)])."""
     cfg = dict(config)
+    arch_name, arch = arch, srcarch(arch)
     try:
         hz = int(cfg.get("CONFIG_HZ", "250"))
     except ValueError:
@@ -199,7 +201,7 @@ def files(tree, arch, config):
     out = {
         "include/generated/autoconf.h": autoconf.header(
             config, "Linux/%s %s Kernel Configuration (modlife)"
-            % (arch, kerneltree.release(tree) or "")),
+            % (arch_name, kerneltree.release(tree) or "")),
         "include/generated/bounds.h": bounds(tree, config),
         "include/generated/asm-offsets.h": asm_offsets(tree, arch),
         "include/generated/timeconst.h": timeconst.text(hz),

@@ -10,6 +10,8 @@ import collections
 import os
 import re
 
+from . import archnames
+
 TOKEN = re.compile(r'\s*(&&|\|\||!=|<=|>=|[()!=<>]|"[^"]*"|[\w.-]+)')
 MAX_ROUNDS = 8
 
@@ -115,6 +117,7 @@ def reachable(kconfig, arch):
     kconfig reads them (an option defined twice takes the first default
     read: arch/Kconfig sources the architecture's Kconfig at its top)."""
     tree = kconfig.tree
+    src = archnames.srcarch(arch)
     seen, stack = {}, [(os.path.join(tree, "Kconfig"), ())]
     while stack:
         path, chain = stack.pop()
@@ -124,7 +127,7 @@ def reachable(kconfig, arch):
         seen[path] = chain
         more = []
         for kind, rel, n in kconfig.sources.get(path, ()):
-            rel = rel.replace("$(SRCARCH)", arch).replace("$(ARCH)", arch)
+            rel = rel.replace("$(SRCARCH)", src).replace("$(ARCH)", src)
             if "$" in rel:
                 continue
             base = os.path.dirname(path) if kind.endswith("rsource") \
@@ -233,6 +236,33 @@ def valued_defaults(kconfig, config, on, arch="x86", own_arch=None):
         if v is not None:
             out[sym] = v
     return out
+
+
+class _AllOn(dict):
+    """A configuration with every option on but those it sets."""
+
+    def get(self, key, default=None):
+        return dict.get(self, key, "y")
+
+
+def needs_off(kconfig, sym, other, arch):
+    """sym can be on for arch only while other is off, however the rest
+    is set: X86_32 ("depends on !64BIT"), SPARC32 ("def_bool !64BIT")."""
+    memo = kconfig.__dict__.setdefault("_needs_off", {})
+    key = (sym, other, arch)
+    if key not in memo:
+        files = kconfig.__dict__.setdefault("_reachable", {})
+        if arch not in files:
+            files[arch] = reachable(kconfig, arch) if kconfig.tree else {}
+        members = kconfig._members()
+
+        def on(value):
+            ev = _Eval(_AllOn({other: value}))
+            ev.files, ev.types = files[arch], kconfig.types
+            return _value(kconfig, ev, sym, members) in ("y", "m")
+        memo[key] = sym != other and kconfig.types.get(sym) in (
+            "bool", "tristate") and on("n") and not on("y")
+    return memo[key]
 
 
 def drop_unmet(kconfig, config, keep=(), arch="x86"):

@@ -20,6 +20,7 @@ import re
 
 from . import fswalk
 from .kconfig import logical_lines
+from .archnames import srcarch
 
 # what make's expansion may spend per Makefile (references, characters)
 MAX_REFS = 50000
@@ -321,6 +322,7 @@ def fingerprint(tree, arch):
     options, for a cache key: the names, sizes and times of the
     architecture's Makefile, its Kbuild.platforms and the Platform files
     of its subdirectories (what these Makefiles include)."""
+    arch = srcarch(arch)
     key = (os.path.abspath(tree), arch)
     if key not in _PRINTS:
         base = os.path.join(key[0], "arch", arch)
@@ -351,6 +353,7 @@ def variables(tree, arch):
     ({name: value}), which kbuild exports to every directory's Makefile:
     arm's CC_FLAGS_FPU (-mfpu=neon) that arch/arm/lib/'s xor-neon.o
     takes. Kept per tree and architecture for the scan."""
+    arch = srcarch(arch)
     key = (os.path.abspath(tree), arch)
     if key not in _VARS:
         mk = _Make(key[0], arch, {})
@@ -372,6 +375,7 @@ def include_dirs(tree, arch, on):
     """The directories under arch/ARCH/ that the architecture's Makefile
     puts on the compiler's include path with the options on ({"CONFIG_X":
     "y"}) set, in its order."""
+    arch = srcarch(arch)
     tree = os.path.abspath(tree)
     mk = _Make(tree, arch, on)
     mk.read(os.path.join(tree, "arch", arch, "Makefile"))

@@ -17,7 +17,7 @@ import re
 import shlex
 
 from .kconfeval import needs_built_in, valued_defaults
-from . import fswalk, machdirs
+from . import archnames, fswalk, kconfeval, machdirs
 from .kconfig import arch_of, logical_lines, positive_symbols
 
 ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
@@ -689,13 +689,23 @@ class ModuleMap:
                     score[a] = score.get(a, 0) + weight / len(where)
         # rounded: a sum's last bits depend on the order of a set
         out = sorted(score, key=lambda a: (-round(score[a], 9), a))
+        # an option only a 32-bit kernel of a 64-bit architecture has
+        # (APM under X86_32, sun4m's LED under SPARC32): that kernel
+        # first, in place of the 64-bit one
+        word32 = sorted({archnames.WORD32[a] for d in near | far
+                         for a in kc.arches(d) if a in archnames.WORD32
+                         and kconfeval.needs_off(
+                             kc, d, archnames.WORD_SIZE_OPTION, a)})
         # a file under arch/A/ is A's alone, whatever its options say
         # (arm64's crypto drivers depend on KERNEL_MODE_NEON, which arm
         # has too): its error is A's, not that of a last try as mips
         own = arch_of(kc.tree, os.path.abspath(path)) if path else None
         if own and os.path.isdir(os.path.join(kc.tree, "arch", own)):
+            if archnames.WORD32.get(own) in word32:
+                return [archnames.WORD32[own]]
             return [] if own in native else [own]
-        return out
+        return word32 + [a for a in out
+                         if archnames.WORD32.get(a) not in word32]
 
     def dependencies(self, placement, path=None, native=(), own_arch=True):
         """What the options selecting the object depend on (directly, and

@@ -8,6 +8,8 @@ compiler flags are those kbuild passes on x86_64 (the ones sparse reads:
 sparse's --arch and its endianness."""
 import os
 
+from .archnames import srcarch
+
 # kbuild's CHECKFLAGS (before the machine flags)
 CHECK = ["-D__linux__", "-Dlinux", "-D__STDC__", "-Dunix", "-D__unix__",
          "-Wbitwise", "-Wno-return-void", "-Wno-unknown-attribute"]
@@ -16,6 +18,10 @@ CHECK = ["-D__linux__", "-Dlinux", "-D__STDC__", "-Dunix", "-D__unix__",
 # Makefile adds, relative to the tree
 MACHINE = {
     "x86": ["-D__x86_64__", "--arch=x86", "-mlittle-endian", "-m64"],
+    # the 32-bit kernels (archnames.py): arch/x86/Makefile's BITS=32
+    # flags, sparc's -m32
+    "i386": ["-D__i386__", "--arch=i386", "-mlittle-endian", "-m32"],
+    "sparc32": ["--arch=sparc", "-mbig-endian", "-m32"],
     "arm": ["--arch=arm", "-mlittle-endian", "-D__LINUX_ARM_ARCH__=7"],
     "arm64": ["--arch=arm64", "-mlittle-endian"],
     "powerpc": ["--arch=powerpc64", "-mlittle-endian"],
@@ -73,6 +79,12 @@ X86_C_FLAGS = [
     "-mindirect-branch=thunk-extern", "-mindirect-branch-register",
     "-mindirect-branch-cs-prefix", "-mfunction-return=thunk-extern",
     "-fno-jump-tables", "-mharden-sls=all"]
+# arch/x86/Makefile's for BITS=32 (sparse reads -m32; no -mcmodel)
+X86_32_C_FLAGS = ["-m32", "-mregparm=3", "-fno-pic", "-mno-sse",
+                  "-mno-mmx", "-mno-sse2", "-mno-3dnow", "-mno-avx",
+                  "-fcf-protection=none", "-mpreferred-stack-boundary=2",
+                  "-march=i686", "-ffreestanding", "-Wno-sign-compare",
+                  "-fno-asynchronous-unwind-tables", "-fno-jump-tables"]
 TAIL = [
     "-fno-delete-null-pointer-checks", "-Wno-frame-address",
     "-Wno-format-truncation", "-Wno-format-overflow",
@@ -95,8 +107,8 @@ X86_ONLY = ("-pg", "-mrecord-mcount", "-mfentry", "-DCC_USING_FENTRY")
 def include_flags(tree, arch, gen):
     """kbuild's LINUXINCLUDE for tree (source) and gen (the generated
     headers), and the headers every file includes first."""
-    a = os.path.join(tree, "arch", arch, "include")
-    g = os.path.join(gen, "arch", arch, "include", "generated")
+    a = os.path.join(tree, "arch", srcarch(arch), "include")
+    g = os.path.join(gen, "arch", srcarch(arch), "include", "generated")
     out = ["-nostdinc",
            "-I" + a, "-I" + g,
            "-I" + os.path.join(tree, "include"),
@@ -120,9 +132,10 @@ def flags(tree, arch, gen):
     machine = [f.replace("@TREE@", tree) for f in MACHINE[arch]]
     extra = [f for f in machine if f.startswith("-I")]
     machine = [f for f in machine if not f.startswith("-I")]
-    tail = TAIL if arch == "x86" else [f for f in TAIL if f not in X86_ONLY]
+    tail = TAIL if srcarch(arch) == "x86" else [f for f in TAIL if f not in X86_ONLY]
     return CHECK + machine + include_flags(tree, arch, gen) + extra + \
-        C_FLAGS + (X86_C_FLAGS if arch == "x86" else []) + tail
+        C_FLAGS + (X86_C_FLAGS if arch == "x86" else X86_32_C_FLAGS
+                   if arch == "i386" else []) + tail
 
 
 def with_machine_dirs(flags_list, tree, arch, dirs):

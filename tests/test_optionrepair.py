@@ -29,9 +29,22 @@ BOARD_H = """\
 struct map {
 	int size;
 #ifdef CONFIG_COMPLEX
-	int (*read)(struct map *m);
+	int (*read)(struct map *m);	/* not a member: width */
 #endif
 };
+#ifdef CONFIG_OLPC
+static inline int board_at_least(unsigned int rev)
+{
+	return inner_call(rev) > 0;
+}
+extern int board_revs[4];
+/* a comment's words (comment_word(x)) define nothing
+#define IN_COMMENT 1 */
+#define BODY(x) { \
+	body_call(x); \
+}
+int after_body(void);
+#endif
 #endif
 """
 
@@ -72,6 +85,11 @@ class OptionsForTest(unittest.TestCase):
             self.assertEqual(options(
                 "5:3: error: no member 'read' in struct map"),
                 ["CONFIG_COMPLEX"])
+            # a function (defined or declared), an extern variable
+            for name in ("board_at_least", "board_revs", "after_body"):
+                self.assertEqual(options(
+                    "2:9: error: undefined identifier '%s'" % name),
+                    ["CONFIG_OLPC"], name)
             # an #error in a later branch: the first branch's options
             self.assertEqual(options("6:2: error: no SoC chosen", soc),
                              ["CONFIG_SOC_FAST", "CONFIG_SOC_X"])
@@ -82,6 +100,11 @@ class OptionsForTest(unittest.TestCase):
                         "1:1: error: undefined identifier 'NEGATED'",
                         "1:1: error: undefined identifier 'NOWHERE'",
                         "1:1: error: no member 'size' in struct map",
+                        "1:1: error: no member 'width' in struct map",
+                        "1:1: error: undefined identifier 'inner_call'",
+                        "1:1: error: undefined identifier 'body_call'",
+                        "1:1: error: undefined identifier 'comment_word'",
+                        "1:1: error: undefined identifier 'IN_COMMENT'",
                         "1:1: error: unable to open 'x.h'"):
                 self.assertEqual(options(err), [], err)
             self.assertEqual(optionrepair.options_for(

@@ -88,23 +88,60 @@ def _read_lines(path):
 
 DEFINE = re.compile(rb"^\s*#\s*define\s+(\w+)")
 OPENS = re.compile(rb"^\s*(?:typedef\s+)?(?:struct|union)\s+(\w+)\s*\{")
+# a function declared or defined at file scope (a type, then the name
+# and its parameters' parenthesis), or an extern variable
+FUNCTION = re.compile(rb"^[A-Za-z_][\w \t*]*?[ \t*](\w+)\s*\(")
+EXTERN = re.compile(rb"^extern\s[\w \t*]*?[ \t*](\w+)\s*(?:\[[^\]]*\]\s*)?;")
+NOT_TYPES = (b"return", b"if", b"while", b"for", b"switch", b"do", b"else",
+             b"case", b"goto", b"sizeof")
 WORD = re.compile(rb"\w+")
 
 _indexes = {}
 _indexes_lock = threading.Lock()
 
 
+def _uncommented(line, inside):
+    """(line without its comments, whether a /* comment goes on after
+    it), the line starting inside one when inside."""
+    out, pos = [], 0
+    while pos < len(line):
+        if inside:
+            end = line.find(b"*/", pos)
+            if end < 0:
+                return b"".join(out), True
+            inside, pos = False, end + 2
+            continue
+        start = line.find(b"/*", pos)
+        cut = line.find(b"//", pos)
+        if cut >= 0 and (start < 0 or cut < start):
+            out.append(line[pos:cut])
+            break
+        if start < 0:
+            out.append(line[pos:])
+            break
+        out.append(line[pos:start] + b" ")
+        inside, pos = True, start + 2
+    return b"".join(out), inside
+
+
 def _index_file(path, defines, members):
     """Adds the definitions of path that only some configurations have:
-    macros, and members of a struct or union, each with the options of
-    the blocks around it."""
+    macros, functions and extern variables, and members of a struct or
+    union, each with the options of the blocks around it."""
     lines = _read_lines(path)
     # no option: nothing only some configurations have
     if lines is None or not any(b"CONFIG_" in ln for ln in lines):
         return
-    struct, depth = None, 0
+    # depth: within a struct; outer: the braces of file scope's bodies;
+    # macro: the line goes on a directive (a macro's body)
+    struct, depth, outer, macro, comment = None, 0, 0, False, False
     for n, bare, stack in _blocks(lines):
-        if bare[:1] == b"#":
+        if comment or b"/" in bare:
+            bare, comment = _uncommented(bare, comment)
+            bare = bare.lstrip()
+        directive = macro or bare[:1] == b"#"
+        macro = directive and bare.rstrip().endswith(b"\\")
+        if directive:
             d = DEFINE.match(bare)
             if d and any(cur for cur, _, _ in stack):
                 defines.setdefault(d.group(1).decode(), []).append(
@@ -116,6 +153,13 @@ def _index_file(path, defines, members):
                 if o:
                     struct, depth = o.group(1).decode(), \
                         bare.count(b"{") - bare.count(b"}")
+                    continue
+            if outer == 0 and any(cur for cur, _, _ in stack):
+                f = FUNCTION.match(bare) or EXTERN.match(bare)
+                if f and bare.split(None, 1)[0] not in NOT_TYPES:
+                    defines.setdefault(f.group(1).decode(), []).append(
+                        (path, n, [s for cur, _, _ in stack for s in cur]))
+            outer = max(0, outer + bare.count(b"{") - bare.count(b"}"))
             continue
         if depth == 1 and b";" in bare and any(cur for cur, _, _ in stack):
             syms = [s for cur, _, _ in stack for s in cur]

@@ -9,7 +9,8 @@ SCAN.json: `modlife scan --format json` output, run from the top of the
 6.1 tree over drivers/ sound/ net/ fs/ crypto/ (any subset). Reads every
 docs/review/*-6.1*.tsv row judged true (and not already gone at the
 commit its "after" column names) and every correct patch of
-docs/review/fixes-6.1.md, and prints those the scans no longer report.
+docs/review/fixes-6.1.md (but those of code no configuration builds),
+and prints those the scans no longer report.
 Exit status 1 when one is missing.
 """
 import glob
@@ -71,6 +72,9 @@ def correct_patches():
         if not re.match(r"\| \d{4} ", line):
             continue
         cells = [c.strip() for c in line.split("|")]
+        # no configuration builds it (BROKEN): no module code
+        if "not module code" in cells[5]:
+            continue
         if "correct" in cells:
             out.append((re.findall(r"`([^`]+)`", cells[2]),
                         [r.strip() for r in cells[3].split(",")]))

@@ -412,6 +412,52 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                 "dead.c": (False, "not-built", "dead")}, **{
                     n: (True, None, n[:-2]) for n in built}))
 
+    def test_an_option_that_needs_broken_builds_nothing(self):
+        """BROKEN is a bool nothing can turn on: an option that needs it
+        (directly, through another option or an "if" block) is never
+        on, nor one only such an option selects; "|| BROKEN", a
+        negation, a macro and a loop of dependencies leave it
+        buildable."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "init", "Kconfig"),
+                  "config BROKEN\n\tbool\n"
+                  "config FOO_BASE\n\tbool \"base\"\n")
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_BROKEN\n\ttristate \"b\"\n"
+                  "\tdepends on FOO_BASE && BROKEN\n\tselect FOO_SELECTED\n"
+                  "config FOO_CHAIN\n\ttristate \"c\"\n"
+                  "\tdepends on FOO_BROKEN\n"
+                  "config FOO_SELECTED\n\ttristate\n"
+                  "if BROKEN\nconfig FOO_IN_IF\n\ttristate \"i\"\nendif\n"
+                  "config FOO_EITHER\n\ttristate \"e\"\n"
+                  "\tdepends on (FOO_BASE && !FOO_BASE) || BROKEN\n"
+                  "config FOO_NOT\n\ttristate \"n\"\n"
+                  "\tdepends on !BROKEN\n"
+                  "config FOO_MACRO\n\ttristate \"m\"\n"
+                  "\tdepends on $(cc-option,-mfoo)\n"
+                  "config FOO_LOOP_A\n\ttristate \"a\"\n"
+                  "\tdepends on FOO_LOOP_B\n"
+                  "config FOO_LOOP_B\n\ttristate \"b\"\n"
+                  "\tdepends on FOO_LOOP_A || FOO_BASE\n")
+            write(os.path.join(root, "Kconfig"),
+                  'source "init/Kconfig"\nsource "drivers/foo/Kconfig"\n')
+            names = ("broken", "chain", "selected", "in_if", "either",
+                     "not", "macro", "loop_a", "loop_b")
+            write(os.path.join(d, "Makefile"), "".join(
+                "obj-$(CONFIG_FOO_%s) += %s.o\n" % (n.upper(), n)
+                for n in names))
+            for n in names:
+                write(os.path.join(d, n + ".c"), "int x;\n")
+            mm = self.module_map(root)
+            got = {n: mm.resolve(os.path.join(d, n + ".c")).reason
+                   for n in names}
+            self.assertEqual(got, dict(
+                {n: "not-built" for n in ("broken", "chain", "selected",
+                                          "in_if")},
+                **{n: None for n in ("either", "not", "macro", "loop_a",
+                                     "loop_b")}))
+
     def test_own_options_are_parsed_as_modules(self):
         """The option selecting the object, and the options of the same
         Kconfig file the source tests, are =m for the parse: code under

@@ -265,6 +265,116 @@ def needs_off(kconfig, sym, other, arch):
     return memo[key]
 
 
+# what a condition can be over all configurations: a bit for true, one
+# for false
+CAN_TRUE, CAN_FALSE = 1, 2
+
+
+class _Satisfiable(_Eval):
+    """Whether a condition holds in some configuration: each option
+    free, but one no configuration can turn on, which is n. Each
+    operand is judged alone (A && !A can be true): a condition is
+    found unsatisfiable only when it is."""
+
+    def __init__(self, kconfig, busy):
+        super().__init__({})
+        self.kconfig, self.busy = kconfig, busy
+
+    def run(self, expr):
+        toks = _tokens(expr)
+        if not toks or "$" in expr:
+            return CAN_TRUE | CAN_FALSE     # a macro's or a bad one
+        self.toks, self.i = toks, 0
+        try:
+            v = self.or_()
+        except IndexError:
+            return CAN_TRUE | CAN_FALSE
+        return v if self.i == len(self.toks) else CAN_TRUE | CAN_FALSE
+
+    def or_(self):
+        return self._joined("||", self.and_, lambda a, b: (
+            (a | b) & CAN_TRUE) | (a & b & CAN_FALSE))
+
+    def and_(self):
+        return self._joined("&&", self.not_, lambda a, b: (
+            a & b & CAN_TRUE) | ((a | b) & CAN_FALSE))
+
+    def _literal(self, w):
+        return w.startswith('"') or w in ("y", "m", "n") or \
+            re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+", w) is not None
+
+    def not_(self):
+        if self.peek() == "!":
+            self.i += 1
+            v = self.not_()
+            return ((v & CAN_TRUE) << 1) | ((v & CAN_FALSE) >> 1)
+        if self.peek() == "(":
+            self.i += 1
+            v = self.or_()
+            if self.peek() == ")":
+                self.i += 1
+            return v
+        a = self.toks[self.i]
+        self.i += 1
+        op = self.peek()
+        if op in ("=", "!=", "<", ">", "<=", ">="):
+            self.i += 1
+            b = self.toks[self.i]
+            self.i += 1
+            if self._literal(a) and self._literal(b):
+                return CAN_TRUE if _compare(self.word(a), op, self.word(b)) \
+                    else CAN_FALSE
+            return CAN_TRUE | CAN_FALSE
+        if a in ("y", "m"):
+            return CAN_TRUE
+        if a == "n":
+            return CAN_FALSE
+        sym = "CONFIG_" + a
+        if self.kconfig.types.get(sym) in ("bool", "tristate") and \
+                not can_be_on(self.kconfig, sym, self.busy):
+            return CAN_FALSE
+        return CAN_TRUE | CAN_FALSE
+
+
+def can_be_on(kconfig, sym, _busy=None):
+    """Some configuration of some architecture can turn sym on: it has
+    a prompt, a default, a select or an imply, and the conditions of one
+    of its definitions (its own and its blocks') can hold, or an option
+    that can be on selects it. BROKEN (a bare bool) never is, nor what
+    needs it ("depends on OLPC && FB && BROKEN"). A condition with a
+    macro ("$(...)") is taken as one that can hold."""
+    memo = kconfig.__dict__.setdefault("_can_be_on", {})
+    if sym in memo:
+        return memo[sym]
+    busy = _busy if _busy is not None else set()
+    if sym in busy:
+        return True         # a loop: assumed, not decided
+    if not kconfig.settable(sym):
+        memo[sym] = False
+        return False
+    busy.add(sym)
+    ev = _Satisfiable(kconfig, busy)
+    ok = False
+    # one only a select turns on is on where a selector is
+    free = sym in kconfig.prompted or sym in kconfig.default_exprs or \
+        sym in kconfig.implied
+    for f in sorted(kconfig.defined_in.get(sym, ()) if free else ()):
+        if all(ev.run(e) & CAN_TRUE for e, g in kconfig.dep_exprs.get(
+                sym, ()) if g == f) and all(
+                all(ev.run(o[len("CONFIG_"):]) & CAN_TRUE for o in outer)
+                for outer, g in kconfig.inherited.get(sym, ()) if g == f):
+            ok = True
+            break
+    if not ok:
+        ok = any(can_be_on(kconfig, x, busy) for x, _, _ in
+                 kconfig.selected_if.get(sym, ()))
+    busy.discard(sym)
+    # what a loop assumed is not kept: decided again from the top
+    if _busy is None or not ok:
+        memo[sym] = ok
+    return ok
+
+
 def drop_unmet(kconfig, config, keep=(), arch="x86"):
     """config without the bool and tristate options whose dependencies
     fail for arch and that nothing on selects (what kconfig itself does

@@ -517,9 +517,10 @@ class ModuleMap:
         can turn it on."""
         if sym in self.kconfig.tristate:
             # in a tree, an option no configuration can turn on builds
-            # nothing (out of tree, make CONFIG_X=m may set it)
-            return True if not in_tree or self.kconfig.settable(sym) \
-                else None
+            # nothing (out of tree, make CONFIG_X=m may set it): one
+            # without a prompt, or one that needs BROKEN
+            return True if not in_tree or kconfeval.can_be_on(
+                self.kconfig, sym) else None
         if sym in self.kconfig.bool:
             return False
         # out of tree, kbuild builds nothing but modules

@@ -886,13 +886,15 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   "config FOO_A\n\ttristate \"A\"\n"
                   "\tdepends on PPC_FOO && MMU\n")
             write(os.path.join(root, "arch", "powerpc", "Kconfig"),
-                  "config PPC_FOO\n\tbool\n\tdepends on CPU_BIG_ENDIAN\n"
-                  "config CPU_BIG_ENDIAN\n\tbool\nconfig MMU\n\tbool\n")
+                  "config PPC_FOO\n\tbool \"foo\"\n"
+                  "\tdepends on CPU_BIG_ENDIAN\n"
+                  "config CPU_BIG_ENDIAN\n\tbool \"big-endian\"\n"
+                  "config MMU\n\tdef_bool y\n")
             for a in ("arm", "mips"):
                 write(os.path.join(root, "arch", a, "Kconfig"),
-                      "config CPU_BIG_ENDIAN\n\tbool\n")
+                      "config CPU_BIG_ENDIAN\n\tbool \"big-endian\"\n")
             write(os.path.join(root, "arch", "x86", "Kconfig"),
-                  "config MMU\n\tbool\n")
+                  "config MMU\n\tdef_bool y\n")
             mm = self.module_map(root)
             place = mm.resolve(os.path.join(d, "a.c"))
             self.assertEqual(mm.architectures(place, ["x86"]),
@@ -918,7 +920,7 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
             write(os.path.join(d, "b.c"), "int b;\n")
             write(os.path.join(root, "arch", "arm64", "Kconfig"),
                   "config ARM64\n\tdef_bool y\n\tselect HAVE_SMC\n"
-                  "config ARCH_FOO\n\tbool\n")
+                  "config ARCH_FOO\n\tbool \"foo SoC\"\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
                   "config ARM\n\tdef_bool y\n\tselect HAVE_SMC\n")
             mm = self.module_map(root)
@@ -969,8 +971,8 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   'source "arch/arm64/crypto/Kconfig"\n'
                   "config KERNEL_MODE_NEON\n\tdef_bool y\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
-                  "config KERNEL_MODE_NEON\n\tbool\n"
-                  "config ARM_ONLY\n\tbool\n")
+                  "config KERNEL_MODE_NEON\n\tbool \"neon\"\n"
+                  "config ARM_ONLY\n\tbool \"arm\"\n")
             mm = self.module_map(root)
             src = os.path.join(d, "neon.c")
             place = mm.resolve(src)
@@ -980,6 +982,34 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                              ["arm64"])
             # native: its own error, not a last try as another
             self.assertEqual(mm.architectures(place, ["arm64"], src), [])
+
+    def test_where_an_option_can_be_on_and_who_sources_its_kconfig(self):
+        """SBUS is a bare bool in x86's and arm's Kconfig (never on
+        there) and on by default in sparc's: a driver that depends on it
+        is sparc's, not the native one's. A Kconfig file only sparc's
+        Kconfig sources makes its options sparc's, with no dependency
+        saying so."""
+        with TempDir() as tmp:
+            root, _ = self.same_kernel_tree(tmp)
+            write(os.path.join(root, "Kconfig"),
+                  'source "drivers/foo/Kconfig"\n'
+                  'source "arch/$(SRCARCH)/Kconfig"\n')
+            for a, text in (("x86", "config SBUS\n\tbool\n"),
+                            ("arm", "config SBUS\n\tbool\n"),
+                            ("sparc", "config SBUS\n\tbool\n\tdefault y\n"
+                             'source "drivers/sbus/char/Kconfig"\n')):
+                write(os.path.join(root, "arch", a, "Kconfig"), text)
+            lance = os.path.join(root, "drivers", "lance")
+            write(os.path.join(root, "drivers", "foo", "Kconfig"),
+                  'source "drivers/lance/Kconfig"\n')
+            one_module(lance, "LANCE", "depends on SBUS", "lance")
+            prom = os.path.join(root, "drivers", "sbus", "char")
+            one_module(prom, "PROM", "help", "prom")
+            mm = self.module_map(root)
+            for d, name in ((lance, "lance"), (prom, "prom")):
+                f = os.path.join(d, name + ".c")
+                self.assertEqual(mm.architectures(mm.resolve(f), ["x86"], f),
+                                 ["sparc"], name)
 
     def test_an_option_only_a_32_bit_kernel_has(self):
         """APM depends on X86_32 ("depends on !64BIT"), sun4m's LED on

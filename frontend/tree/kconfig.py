@@ -48,6 +48,7 @@ class Kconfig:
     def __init__(self, tree=None, kdir=None):
         self.tristate = set()
         self.prompted = set()   # a user can set them
+        self.prompted_in = {}   # "CONFIG_X" -> {Kconfig files prompting}
         self.implied = set()    # another option implies them
         self.bool = set()
         self.defined_in = {}    # "CONFIG_X" -> {Kconfig files defining X}
@@ -75,6 +76,7 @@ class Kconfig:
         self._selected_by = None
         self._read = set()
         self._arches = {}
+        self._sourced_by = None
         self.config = {}
         self.has_config = False
         self.same_kernel = False
@@ -221,6 +223,8 @@ class Kconfig:
             if sym and (head == "prompt" or head in ("bool", "tristate") and
                         len(w) > 1 and w[1][:1] in ('"', "'")):
                 self.prompted.add(sym)
+                self.prompted_in.setdefault(sym, set()).add(
+                    os.path.normpath(path))
             if sym and head in ("default", "def_bool", "def_tristate") and \
                     len(w) > 1:
                 rest = " ".join(w[1:])
@@ -248,6 +252,7 @@ class Kconfig:
             if fn.startswith("Kconfig") and os.path.isfile(path):
                 self._read_kconfig(path, frozenset())
                 self._arches, self._selected_by = {}, None
+                self._sourced_by = None
 
     def _members(self):
         # choice number -> members; add_local() may add choices
@@ -365,6 +370,58 @@ class Kconfig:
                     self._arches[sym] = frozenset().union(
                         *(self._defining_arches(b) for b in by))
         return self._arches[sym]
+
+    def source_arches(self, path):
+        """The architectures whose own Kconfig files alone bring in the
+        Kconfig file path (arch/sparc/Kconfig sources drivers/sbus/char/
+        Kconfig, nothing else does), or an empty set: every
+        architecture's (the top Kconfig reaches it), or not known."""
+        if self._sourced_by is None:
+            self._sourced_by = {}
+            for parent, lines in self.sources.items():
+                for kind, rel, _ in lines:
+                    if "$" in rel:
+                        continue
+                    base = os.path.dirname(parent) if kind.endswith(
+                        "rsource") else (self.tree or "")
+                    child = os.path.normpath(os.path.join(base, rel))
+                    self._sourced_by.setdefault(child, set()).add(parent)
+        arches, seen, todo = set(), set(), [os.path.normpath(path)]
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            a = self.file_arch(f)
+            if a:
+                arches.add(a)
+                continue
+            parents = self._sourced_by.get(f)
+            if not parents:
+                return frozenset()  # the top, or sourced through a macro
+            todo += sorted(parents)
+        return frozenset(arches)
+
+    def arches_on(self, sym):
+        """arches(sym) but those where no configuration turns it on:
+        sparc's SBUS has a default, x86's and arm's is a bare bool (each
+        architecture that has such drivers' Kconfig defines it)."""
+        where = self.arches(sym)
+        if not where or not self._defining_arches(sym) or \
+                sym in self.implied or \
+                self.types.get(sym) not in ("bool", "tristate"):
+            return where
+        top = os.path.join(self.tree or "", "arch") + os.sep
+
+        def arch_dir(f):
+            # as _defining_arches() names it (x86 for arch/x86/um/)
+            f = os.path.normpath(f)
+            return os.path.relpath(f, top).split(os.sep, 1)[0] \
+                if f.startswith(top) else None
+        on = {arch_dir(f) for f in self.prompted_in.get(sym, ())}
+        on |= {arch_dir(d[2]) for d in self.default_exprs.get(sym, ())}
+        on |= {arch_dir(f) for _, _, f in self.selected_if.get(sym, ())}
+        return where if None in on else frozenset(where & on)
 
     def _defining_arches(self, sym):
         if not self.arch_only(sym):

@@ -682,12 +682,23 @@ class ModuleMap:
         for syms, weight in ((near, 2.0), (far - near, 1.0),
                              (farther - far - near, 0.5)):
             for sym in syms:
-                where = kc.arches(sym)
+                # where some configuration turns it on (x86's SBUS is
+                # a bare bool)
+                where = kc.arches_on(sym)
                 # MMU, ISA: the native architecture has them too
                 if not where or where & set(native):
                     continue
                 for a in where:
                     score[a] = score.get(a, 0) + weight / len(where)
+        # a Kconfig file only some architectures' Kconfig files source
+        # is theirs (arch/sparc/Kconfig brings in drivers/sbus/char/);
+        # one under arch/ counted above
+        for o in placement.options:
+            for f in () if kc.arch_only(o) else kc.defined_in.get(o, ()):
+                where = kc.source_arches(f)
+                if where and not where & set(native):
+                    for a in where:
+                        score[a] = score.get(a, 0) + 2.0 / len(where)
         # rounded: a sum's last bits depend on the order of a set
         out = sorted(score, key=lambda a: (-round(score[a], 9), a))
         # an option only a 32-bit kernel of a 64-bit architecture has

@@ -1058,10 +1058,11 @@ class MachineDirsTest(unittest.TestCase):
     def test_files_sparse_has_no_target_or_errs_on_parse(self):
         """ia64's err_inject.c (sparse has no IA-64 target: parsed with
         the tree's ia64 headers as another LP64 little-endian machine),
-        kvm's emulate.c (function pointer arithmetic, which gcc takes)
-        and apm_32.c (APM needs X86_32: parsed as i386)."""
+        kvm's emulate.c (function pointer arithmetic, which gcc takes),
+        apm_32.c (APM needs X86_32: parsed as i386) and openprom.c (its
+        Kconfig file is sparc's alone: parsed as sparc)."""
         files = ["arch/ia64/kernel/err_inject.c", "arch/x86/kvm/emulate.c",
-                 "arch/x86/kernel/apm_32.c"]
+                 "arch/x86/kernel/apm_32.c", "drivers/sbus/char/openprom.c"]
         with TempDir() as tmp:
             res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
                        "--rules", "all", "--stats", "--cache-dir",

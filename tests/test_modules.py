@@ -415,7 +415,8 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
     def test_an_option_that_needs_broken_builds_nothing(self):
         """BROKEN is a bool nothing can turn on: an option that needs it
         (directly, through another option or an "if" block) is never
-        on, nor one only such an option selects; "|| BROKEN", a
+        on, nor one only such an option selects, nor one that needs an
+        option no Kconfig file defines; "|| BROKEN", a
         negation, a macro and a loop of dependencies leave it
         buildable."""
         with TempDir() as tmp:
@@ -439,11 +440,16 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "config FOO_LOOP_A\n\ttristate \"a\"\n"
                   "\tdepends on FOO_LOOP_B\n"
                   "config FOO_LOOP_B\n\ttristate \"b\"\n"
-                  "\tdepends on FOO_LOOP_A || FOO_BASE\n")
+                  "\tdepends on FOO_LOOP_A || FOO_BASE\n"
+                  "config FOO_NOWHERE\n\ttristate \"w\"\n"
+                  "\tdepends on MFD_NOWHERE\n"
+                  "config FOO_NOT_NOWHERE\n\ttristate \"v\"\n"
+                  "\tdepends on !MFD_NOWHERE\n")
             write(os.path.join(root, "Kconfig"),
                   'source "init/Kconfig"\nsource "drivers/foo/Kconfig"\n')
             names = ("broken", "chain", "selected", "in_if", "either",
-                     "not", "macro", "loop_a", "loop_b")
+                     "not", "macro", "loop_a", "loop_b", "nowhere",
+                     "not_nowhere")
             write(os.path.join(d, "Makefile"), "".join(
                 "obj-$(CONFIG_FOO_%s) += %s.o\n" % (n.upper(), n)
                 for n in names))
@@ -454,9 +460,9 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                    for n in names}
             self.assertEqual(got, dict(
                 {n: "not-built" for n in ("broken", "chain", "selected",
-                                          "in_if")},
+                                          "in_if", "nowhere")},
                 **{n: None for n in ("either", "not", "macro", "loop_a",
-                                     "loop_b")}))
+                                     "loop_b", "not_nowhere")}))
 
     def test_own_options_are_parsed_as_modules(self):
         """The option selecting the object, and the options of the same

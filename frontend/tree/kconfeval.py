@@ -330,6 +330,8 @@ class _Satisfiable(_Eval):
         if a == "n":
             return CAN_FALSE
         sym = "CONFIG_" + a
+        if self.kconfig.tree and sym not in self.kconfig.defined_in:
+            return CAN_FALSE    # no Kconfig file of the tree has it
         if self.kconfig.types.get(sym) in ("bool", "tristate") and \
                 not can_be_on(self.kconfig, sym, self.busy):
             return CAN_FALSE
@@ -341,8 +343,10 @@ def can_be_on(kconfig, sym, _busy=None):
     a prompt, a default, a select or an imply, and the conditions of one
     of its definitions (its own and its blocks') can hold, or an option
     that can be on selects it. BROKEN (a bare bool) never is, nor what
-    needs it ("depends on OLPC && FB && BROKEN"). A condition with a
-    macro ("$(...)") is taken as one that can hold."""
+    needs it ("depends on OLPC && FB && BROKEN") or an option no Kconfig
+    file of the tree defines (a driver backported without its MFD
+    core's option). A condition with a macro ("$(...)") is taken as one
+    that can hold."""
     memo = kconfig.__dict__.setdefault("_can_be_on", {})
     if sym in memo:
         return memo[sym]

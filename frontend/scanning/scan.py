@@ -19,7 +19,7 @@ import time
 from . import cocci_engine, link, module_cache, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, archnames, autoconf, ccheaders, fswalk, \
-    genheaders, gentree, includes, kconfeval, kerneltree, kflags, machdirs, \
+    genheaders, gentree, kconfeval, kerneltree, kflags, machdirs, \
     optionrepair, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
@@ -30,6 +30,7 @@ from .module_cache import ModuleCache
 from .plan_cache import PlanCache
 from ..tree.kconfig import Kconfig, arch_of
 from ..tree.modules import ModuleMap, tree_root
+from .file_jobs import FileJobs, Refused, too_large
 from .progress import Progress
 from ..rules import RULES, rule_for_script
 
@@ -38,17 +39,6 @@ SKIP_DIRS = {".git", ".tmp_versions", "Documentation"}
 
 class ScanError(Exception):
     pass
-
-
-def _renamed(facts, old, new):
-    """Facts of a substitute text, naming the file it stands for."""
-    import json
-    out = facts
-    for ascii_only in (False, True):     # the checker writes UTF-8 as is
-        a = json.dumps(os.path.abspath(old), ensure_ascii=ascii_only)[1:-1]
-        b = json.dumps(os.path.abspath(new), ensure_ascii=ascii_only)[1:-1]
-        out = [ln.replace(a, b) for ln in out]
-    return out
 
 
 def collect(targets, errors, outside=None):
@@ -118,18 +108,6 @@ def collect(targets, errors, outside=None):
     return out
 
 
-def _local_dirs(own):
-    """The checker's --modlife-local-dir for the module's own -I
-    directories: the cache must see their headers change."""
-    out, take = [], False
-    for a in own:
-        d = a if take else (a[2:] if a.startswith("-I") else None)
-        take = a == "-I"
-        if d:
-            out.append("--modlife-local-dir=" + os.path.abspath(d))
-    return out
-
-
 def _display(path, cwd):
     return shown_path(path, cwd)
 
@@ -180,22 +158,6 @@ def reported(standing, tus, incs, requested, rules, cwd):
             "severity": "warning", "message": fd["message"],
             "engine": "sparse"})
     return findings
-
-
-class Refused(str):
-    """An error of a file that neither engine is to read."""
-
-
-def _too_large(path):
-    """Why a source is not read (larger than any real one), or None."""
-    try:
-        size = os.stat(path).st_size
-    except OSError:
-        return None
-    if size <= fswalk.MAX_SOURCE:
-        return None
-    return Refused("larger than %d MiB (%d bytes): not read"
-                   % (fswalk.MAX_SOURCE >> 20, size))
 
 
 def _marked_failed(facts, err):
@@ -540,159 +502,9 @@ class Scanner:
         # and included headers when its facts are a cache entry
         modstate = {}
 
-        arch_kdirs = paths.arch_kdirs()
-
-        mach_memo, mach_lock = {}, threading.Lock()
-
-        def mach_dirs(f, arch):
-            """The include directories of the machine f's options build
-            for arch, as arch/ARCH/Makefile adds them (only when f is
-            parsed: the architecture's configuration takes seconds)."""
-            key = (arch, tuple(options[f][0]))
-            with mach_lock:
-                if key in mach_memo:
-                    return mach_memo[key]
-            on = machdirs.configuration(
-                self.kconfig, self.own.arch_config(self.kconfig, arch),
-                options[f][0])
-            dirs = machdirs.include_dirs(root, arch, on)
-            with mach_lock:
-                if len(mach_memo) > 4096:
-                    mach_memo.clear()
-                mach_memo[key] = dirs
-            return dirs
-
-        def for_arch(fl, arch, f=None):
-            """A file's flags for another architecture's headers: the
-            configured ones make arch-headers fetched (with a KDIR), else
-            the tree's own, with the include directories of the machine
-            the file's options build."""
-            if kdir and arch in arch_kdirs:
-                return kflags.arch_flags(fl, kdir, arch, arch_kdirs[arch])
-            if not own_tree:
-                return None
-            setup = self.own.tree_setup(root, self.kconfig, overlay.tree,
-                                        arch)
-            if not setup:
-                return None
-            tree_fl = setup[0]
-            if f is not None:
-                tree_fl = treeflags.with_machine_dirs(
-                    tree_fl, root, arch, mach_dirs(f, arch))
-            return tree_fl + fl[len(flags):]
-
-        trusted_dirs = {os.path.normpath(d) for d in
-                        includes.search_dirs(trusted)}
-
-        def header_dir(d):
-            """A directory whose headers a retry may look through: the
-            tree's, or one of the kernel build's (a Makefile's -I may
-            name any)."""
-            d = os.path.normpath(d)
-            return d in trusted_dirs or bool(root) and fswalk.inside(d, root)
-
-        def known_option(sym):
-            """An option a parse may turn on: a bool or tristate of the
-            tree's Kconfig files."""
-            return self.kconfig.types.get(sym) in ("bool", "tristate")
-
-        def work(f, fl, ck, kf, archs, alt=None, look=True):
-            """In a worker: the cached facts, or a sparse run (again with
-            another architecture's headers when the file needs them, or
-            with the flags alt when it fails and they are given)."""
-            sub = self.substitute.get(f)
-            refused = _too_large(sub or f)
-            if refused:
-                return [], refused, None
-            hit = self.cache.get(ck, f, kf, True) if sub is None and \
-                look else None
-            if hit is not None:
-                return hit
-            # a FIFO or device header would hold the checker until its
-            # timeout: an error of the file at once (not cached); the
-            # cache ran no checker (and a header of the module's own that
-            # changed is no hit)
-            irregular = includes.irregular_include(sub or f, fl, trusted)
-            if irregular:
-                return [], irregular, None
-            transient = []
-
-            def run(flags):
-                if sub is not None:
-                    # another text of f: its quote includes still find
-                    # f's neighbours
-                    facts, err = sparse_engine.run(
-                        self.binary, self.kb,
-                        flags + ["-I" + os.path.dirname(f)], sub)
-                    return _renamed(facts, sub, f), err and err.replace(
-                        os.path.abspath(sub), os.path.abspath(f))
-                facts, err = sparse_engine.run(self.binary, self.kb, flags, f)
-                if isinstance(err, sparse_engine.Transient):
-                    transient.append(err)
-                return facts, err
-
-            def run_configured(flags):
-                """run(), and when it fails on a name that a header
-                defines only under an option (or an #error asks for
-                one), again with the options on (three rounds at most:
-                one name each)."""
-                facts, err = run(flags)
-                first, extra = (facts, err), []
-                for _ in range(3):
-                    if not err or transient:
-                        break
-                    more = [o for o in optionrepair.options_for(
-                        err, f, flags, known_option, header_dir)
-                        if o not in extra]
-                    if not more:
-                        break
-                    extra += more
-                    facts, err = run(flags + overlay.flags(
-                        [(o, "y") for o in extra]))
-                return (facts, err) if not err else first
-
-            def file_for_arch(fl_, arch):
-                return for_arch(fl_, arch, f)
-            facts, err = archheaders.parse_with_fallback(
-                run_configured, self.mmap.tree_of(f), fl, f, archs,
-                overlay.generated, file_for_arch)
-            if err and alt and not transient:
-                again = archheaders.parse_with_fallback(
-                    run_configured, self.mmap.tree_of(f), alt, f, archs,
-                    overlay.generated, file_for_arch)
-                if not again[1]:
-                    facts, err = again
-            # only what a finished run said about the bytes it read
-            deps = None
-            if not transient and sub is None and \
-                    self.cache.key(f, kf) == ck:
-                deps = self.cache.put(ck, facts, err)
-            return facts, err, deps
-
-        def prepared(f):
-            """(flags, alternative flags, architectures, key flags, fact
-            cache key) of a file."""
-            modname = info[f][0]
-            own = self.plan_flags[f]
-            fl = kflags.file_flags(flags, f, True, modname) + own + \
-                overlay.flags(options[f][0]) + _local_dirs(own)
-            archs = options[f][1]
-            # tried when fl fails: without the architecture's own symbols
-            alt = options[f][2] is not None and (
-                kflags.file_flags(flags, f, True, modname) + own +
-                overlay.flags(options[f][2]) + _local_dirs(own))
-            # the architectures tried after a failure decide too
-            kf = fl + (alt or []) + ["--arch=%s%s" % (
-                a, "=" + arch_kdirs[a] if a in arch_kdirs and
-                kdir else "") for a in archs] + (
-                tree_key or (archs and own_tree and
-                             [self.own.digest(root)]) or []) + (
-                # what decides the machine's directories: the options
-                # (in fl) and the architecture's Makefiles
-                ["--modlife-machine=%s:%s" % (
-                    a, machdirs.fingerprint(root, a)) for a in archs
-                 if own_tree and not (kdir and a in arch_kdirs)])
-            return fl, alt, archs, kf, self.cache.key(f, kf)
+        jobs = FileJobs(self, (info, options), flags, trusted, kdir, root,
+                        own_tree, tree_key, overlay)
+        prepared, work = jobs.prepared, jobs.work
 
         todo = iter(sorted(modules))
         # a bounded window of files in flight, in module order: a module
@@ -737,13 +549,13 @@ class Scanner:
                     ms = modules[key]
                     prep = {f: prepared(f) for f in ms}
                     mkey = None
-                    if not any(f in self.substitute or _too_large(f)
+                    if not any(f in self.substitute or too_large(f)
                                for f in ms):
                         mkey = modcache.key([(f, prep[f][4]) for f in ms])
                     entry = modcache.get(mkey, {f: prep[f][3] for f in ms})
                     if self.cocci == "all":
                         for f in ms:
-                            if f in requested and not _too_large(f):
+                            if f in requested and not too_large(f):
                                 futs[pool.submit(
                                     cocci_engine.run_report, scripts, [f],
                                     None, self.cocci_cache)] = (
@@ -757,7 +569,7 @@ class Scanner:
                         # a cached file is read here: threads would only
                         # contend for the interpreter
                         hit = None if f in self.substitute or \
-                            _too_large(f) else self.cache.get(ck, f, kf,
+                            too_large(f) else self.cache.get(ck, f, kf,
                                                               True)
                         if hit is not None:
                             fut = concurrent.futures.Future()

@@ -5,10 +5,9 @@ merge the engines' findings.
 
 Memory stays flat: a module's facts are dropped once it is linked. The
 sparse engine decides every file it parses; the semantic patches run on
-the module files sparse could not parse, as soon as that is known.
+the module files sparse could not parse, as soon as that is known. Each
+file's parse is file_jobs.py's, the loop over modules module_loop.py's.
 """
-import concurrent.futures
-import json
 import os
 import re
 import subprocess
@@ -16,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import cocci_engine, link, module_cache, sparse_engine, treekb
+from . import link, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, archnames, autoconf, ccheaders, fswalk, \
     genheaders, gentree, kconfeval, kerneltree, kflags, machdirs, \
@@ -26,11 +25,11 @@ from ..tree.overlay import Overlays
 from .staging import shown_path
 from .cache import FactCache
 from .cocci_cache import CocciCache
-from .module_cache import ModuleCache
 from .plan_cache import PlanCache
 from ..tree.kconfig import Kconfig, arch_of
 from ..tree.modules import ModuleMap, tree_root
-from .file_jobs import FileJobs, Refused, too_large
+from .file_jobs import FileJobs
+from .module_loop import ModuleLoop, linked_findings
 from .progress import Progress
 from ..rules import RULES, rule_for_script
 
@@ -110,64 +109,6 @@ def collect(targets, errors, outside=None):
 
 def _display(path, cwd):
     return shown_path(path, cwd)
-
-
-def linked_findings(linker, facts, requested, rules, cwd, errors,
-                    failed=None, result=None):
-    """Link one module's facts; the findings that stand, as reported. A
-    link that fails is an error of the module's files (and is added to
-    failed); the scan goes on. result, a list, gets what a module entry
-    keeps of a link that did not fail: (standing, parsed, included)."""
-    if not facts:
-        return []     # no file gave a fact: nothing to decide
-    tus, incs = module_cache.parsed_and_included(facts)
-    try:
-        standing = linker.link(facts)
-    except link.LinkError as e:
-        if failed is not None:
-            failed.append(e)
-        for f in tus or ["?"]:
-            errors.append({"file": _display(f, cwd), "message": str(e)})
-        return []
-    if result is not None:
-        result.append((standing, tus, incs))
-    return reported(standing, tus, incs, requested, rules, cwd)
-
-
-def reported(standing, tus, incs, requested, rules, cwd):
-    """The findings of a module's link (standing, with the files it
-    parsed and included) that the scan reports."""
-    # a finding in a header of the module's own (beside a file, or in a
-    # ccflags -I directory) is one of the requested files' when it
-    # includes it
-    headers = set()
-    if requested is not None and any(os.path.abspath(t) in requested
-                                     for t in tus):
-        headers = {os.path.abspath(x) for x in incs}
-    findings = []
-    for fd in standing:
-        path = os.path.abspath(fd["file"])
-        if requested is not None and path not in requested and \
-                path not in headers:
-            continue
-        if fd["rule"] not in rules:
-            continue
-        findings.append({
-            "rule": fd["rule"], "file": _display(path, cwd),
-            "line": fd["line"], "column": fd["col"],
-            "severity": "warning", "message": fd["message"],
-            "engine": "sparse"})
-    return findings
-
-
-def _marked_failed(facts, err):
-    """The facts of a file the checker did not finish, with the error
-    said where the checker could not say it (killed, timed out): the
-    link step withholds a failed file's findings (link_decide())."""
-    if not facts or any(sparse_engine.kind(x) == "error" for x in facts):
-        return facts
-    return facts + [json.dumps({"k": "error", "file": None,
-                                "message": str(err)})]
 
 
 def _built_facts(dirs, errors, cwd):
@@ -490,146 +431,19 @@ class Scanner:
             raise
         self.knowledge = knowledge.label
         requested = set(files)
-        pending = {key: len(ms) for key, ms in modules.items()}
-        bucket = {key: [] for key in modules}
-        findings, failed, cocci_checked = [], [], set()
-        link_seconds, t_start = 0.0, time.time()
+        t_start = time.time()
         progress = Progress(len(info), self.progress)
-        # the salt holds the knowledge chosen above
-        modcache = ModuleCache(self.cache.dir, self.cache, self.warn,
-                               self.explain)
-        # a module being read: its entry's key, and each file's error
-        # and included headers when its facts are a cache entry
-        modstate = {}
-
-        jobs = FileJobs(self, (info, options), flags, trusted, kdir, root,
-                        own_tree, tree_key, overlay)
-        prepared, work = jobs.prepared, jobs.work
-
-        todo = iter(sorted(modules))
-        # a bounded window of files in flight, in module order: a module
-        # is linked and dropped soon after its files are read, so memory
-        # stays flat however large the tree (or warm the cache) is
-        window = max(8, 4 * self.jobs)
-        with concurrent.futures.ThreadPoolExecutor(self.jobs) as pool, \
-                link.Linker(self.binary, self.explain) as linker:
-            futs = {}
-
-            def failed_file(f, err):
-                errors.append({"file": _display(f, cwd), "message": err})
-                failed.append(f)
-                if isinstance(err, Refused):
-                    self.input_errors += 1  # not read at all
-                elif self.cocci == "fallback" and f in requested and \
-                        scripts:
-                    futs[pool.submit(cocci_engine.run_report, scripts, [f],
-                                     None, self.cocci_cache)] = (
-                                         "cocci", f, None)
-
-            def read_from_entry(key, entry):
-                """A module whose result is kept: its files' errors and
-                its link's findings, no fact read."""
-                for f in modules[key]:
-                    if entry["errors"][f]:
-                        failed_file(f, entry["errors"][f])
-                found = reported(entry["standing"], entry["tus"],
-                                 entry["includes"], requested, self.rules,
-                                 cwd)
-                findings.extend(found)
-                self.cache.hits += len(modules[key])
-                pending[key] = 0
-                bucket.pop(key)
-                progress.step(len(modules[key]), len(found))
-
-            def refill():
-                while len(futs) < window:
-                    key = next(todo, None)
-                    if key is None:
-                        return
-                    ms = modules[key]
-                    prep = {f: prepared(f) for f in ms}
-                    mkey = None
-                    if not any(f in self.substitute or too_large(f)
-                               for f in ms):
-                        mkey = modcache.key([(f, prep[f][4]) for f in ms])
-                    entry = modcache.get(mkey, {f: prep[f][3] for f in ms})
-                    if self.cocci == "all":
-                        for f in ms:
-                            if f in requested and not too_large(f):
-                                futs[pool.submit(
-                                    cocci_engine.run_report, scripts, [f],
-                                    None, self.cocci_cache)] = (
-                                        "cocci", f, None)
-                    if entry is not None:
-                        read_from_entry(key, entry)
-                        continue
-                    modstate[key] = (mkey, {})
-                    for f in ms:
-                        fl, alt, archs, kf, ck = prep[f]
-                        # a cached file is read here: threads would only
-                        # contend for the interpreter
-                        hit = None if f in self.substitute or \
-                            too_large(f) else self.cache.get(ck, f, kf,
-                                                              True)
-                        if hit is not None:
-                            fut = concurrent.futures.Future()
-                            fut.set_result(hit)
-                        else:
-                            fut = pool.submit(work, f, fl, ck, kf, archs,
-                                              alt, False)
-                        futs[fut] = ("sparse", f, ck)
-            try:
-                refill()
-                while futs:
-                    done, _ = concurrent.futures.wait(
-                        futs, return_when=concurrent.futures.FIRST_COMPLETED)
-                    for fut in done:
-                        kind, f, ck = futs.pop(fut)
-                        if kind == "cocci":
-                            found, errs = fut.result()
-                            if not errs:
-                                cocci_checked.add(f)
-                            self._cocci_results(found, errs, failed, requested,
-                                                findings, errors, cwd)
-                            continue
-                        # deps: the headers of a kept entry (None: not
-                        # kept)
-                        facts, err, deps = fut.result()
-                        key = info[f][1]
-                        mkey, kept_files = modstate[key]
-                        if deps is not None:
-                            kept_files[f] = (err, deps)
-                        if err:
-                            failed_file(f, err)
-                            facts = _marked_failed(facts, err)
-                        bucket[key].extend(facts)
-                        pending[key] -= 1
-                        n = 0
-                        if pending[key] == 0:
-                            t0 = time.time()
-                            lost, linked = [], []
-                            found = linked_findings(linker, bucket.pop(key),
-                                                    requested, self.rules,
-                                                    cwd, errors, lost,
-                                                    linked)
-                            if linked and len(kept_files) == len(
-                                    modules[key]):
-                                modcache.put(mkey, kept_files, *linked[0])
-                            del modstate[key]
-                            # a module not decided: as an input not checked
-                            self.input_errors += len(lost)
-                            link_seconds += time.time() - t0
-                            findings += found
-                            n = len(found)
-                        progress.step(1, n)
-                    refill()
-            finally:
-                # an engine that raised: do not wait for the whole window
-                for fut in futs:
-                    fut.cancel()
-                progress.close()
-                overlay.close()
-                knowledge.close()
+        try:
+            jobs = FileJobs(self, (info, options), flags, trusted, kdir,
+                            root, own_tree, tree_key, overlay)
+            loop = ModuleLoop(self, jobs, modules, info, requested, scripts,
+                              cwd, errors, progress)
+            loop.run()
+        finally:
+            progress.close()
+            overlay.close()
+            knowledge.close()
+        findings, failed = loop.findings, loop.failed
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed
             parsed = {_display(f, cwd) for f in info} - {
@@ -652,18 +466,18 @@ class Scanner:
                       "skipped": len(skipped), "reasons": reasons,
                       "failed": len(failed),
                       # neither engine checked them
-                      "unchecked": len(set(failed) - cocci_checked),
+                      "unchecked": len(set(failed) - loop.cocci_checked),
                       "cache_hits": self.cache.hits,
                       "cocci_cache_hits": self.cocci_cache.hits,
-                      "module_cache_hits": modcache.hits,
+                      "module_cache_hits": loop.modcache.hits,
                       "seconds": time.time() - t_start,
-                      "link_seconds": link_seconds}
+                      "link_seconds": loop.link_seconds}
         return {"findings": unique, "errors": errors,
                 "skipped": [{"file": _display(f, cwd), "reason": r,
                              "named": f in explicit}
                             for f, r in sorted(skipped.items())]}
 
-    def _cocci_results(self, found, errs, failed, requested, findings,
+    def cocci_results(self, found, errs, failed, requested, findings,
                        errors, cwd):
         for c in found:
             path = os.path.abspath(c["file"])

@@ -954,6 +954,16 @@ endif
 """
 
 
+def scan_61(files):
+    """modlife scan (JSON, all rules, a fresh cache) of files of the 6.1
+    tree: (report, stderr)."""
+    with TempDir() as tmp:
+        res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
+                   "--rules", "all", "--stats", "--cache-dir",
+                   os.path.join(tmp, "cache")] + files, cwd=LINUX61)
+        return json.loads(res.stdout), res.stderr
+
+
 class MachineDirsTest(unittest.TestCase):
     """The include directories an architecture's Makefile adds for the
     machine a file's options build, read as make reads them."""
@@ -1042,18 +1052,13 @@ class MachineDirsTest(unittest.TestCase):
         <mach/hardware.h>, octeon's <irq.h>), with what -mfpu=neon makes
         the compiler predefine (arm's xor-neon.c), or with the compiler's
         <arm_neon.h> (the shipped stand-in)."""
-        files = ["arch/arm/mach-sa1100/ssp.c",
-                 "arch/mips/cavium-octeon/oct_ilm.c",
-                 "arch/arm/lib/xor-neon.c",
-                 "arch/arm64/lib/xor-neon.c"]
-        with TempDir() as tmp:
-            res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
-                       "--rules", "all", "--stats", "--cache-dir",
-                       os.path.join(tmp, "cache")] + files, cwd=LINUX61)
-            out = json.loads(res.stdout)
-            self.assertEqual(out["errors"], [], res.stderr)
-            self.assertEqual(out["skipped"], [])
-            self.assertIn("4 checked", res.stderr)
+        out, err = scan_61(["arch/arm/mach-sa1100/ssp.c",
+                            "arch/mips/cavium-octeon/oct_ilm.c",
+                            "arch/arm/lib/xor-neon.c",
+                            "arch/arm64/lib/xor-neon.c"])
+        self.assertEqual(out["errors"], [], err)
+        self.assertEqual(out["skipped"], [])
+        self.assertIn("4 checked", err)
 
     def test_files_sparse_has_no_target_or_errs_on_parse(self):
         """ia64's err_inject.c (sparse has no IA-64 target: parsed with
@@ -1061,15 +1066,12 @@ class MachineDirsTest(unittest.TestCase):
         kvm's emulate.c (function pointer arithmetic, which gcc takes),
         apm_32.c (APM needs X86_32: parsed as i386) and openprom.c (its
         Kconfig file is sparc's alone: parsed as sparc)."""
-        files = ["arch/ia64/kernel/err_inject.c", "arch/x86/kvm/emulate.c",
-                 "arch/x86/kernel/apm_32.c", "drivers/sbus/char/openprom.c"]
-        with TempDir() as tmp:
-            res = run([MODLIFE, "scan", "--format", "json", "--no-cocci",
-                       "--rules", "all", "--stats", "--cache-dir",
-                       os.path.join(tmp, "cache")] + files, cwd=LINUX61)
-            out = json.loads(res.stdout)
-            self.assertEqual(out["errors"], [], res.stderr)
-            self.assertIn("0 not parsed", res.stderr)
+        out, err = scan_61(["arch/ia64/kernel/err_inject.c",
+                            "arch/x86/kvm/emulate.c",
+                            "arch/x86/kernel/apm_32.c",
+                            "drivers/sbus/char/openprom.c"])
+        self.assertEqual(out["errors"], [], err)
+        self.assertIn("0 not parsed", err)
 
 WIDGET_H = """\
 #ifndef _LINUX_WIDGET_H

@@ -83,22 +83,29 @@ class _Eval:
     def not_(self):
         if self.peek() == "!":
             self.i += 1
-            return 2 - self.not_()
+            return self.negate(self.not_())
         if self.peek() == "(":
             self.i += 1
             v = self.or_()
             if self.peek() == ")":
                 self.i += 1
             return v
-        a = self.word(self.toks[self.i])
+        a, op, b = self.toks[self.i], None, None
         self.i += 1
-        op = self.peek()
-        if op in ("=", "!=", "<", ">", "<=", ">="):
-            self.i += 1
-            b = self.word(self.toks[self.i])
-            self.i += 1
-            return 2 if _compare(a, op, b) else 0
-        return self.tri(a)
+        if self.peek() in ("=", "!=", "<", ">", "<=", ">="):
+            op, b = self.peek(), self.toks[self.i + 1]
+            self.i += 2
+        return self.atom(a, op, b)
+
+    @staticmethod
+    def negate(v):
+        return 2 - v
+
+    def atom(self, a, op=None, b=None):
+        """The value of a word, or of a comparison of two."""
+        if op:
+            return 2 if _compare(self.word(a), op, self.word(b)) else 0
+        return self.tri(self.word(a))
 
 
 def _compare(a, op, b):
@@ -303,24 +310,12 @@ class _Satisfiable(_Eval):
         return w.startswith('"') or w in ("y", "m", "n") or \
             re.fullmatch(r"-?\d+|0x[0-9a-fA-F]+", w) is not None
 
-    def not_(self):
-        if self.peek() == "!":
-            self.i += 1
-            v = self.not_()
-            return ((v & CAN_TRUE) << 1) | ((v & CAN_FALSE) >> 1)
-        if self.peek() == "(":
-            self.i += 1
-            v = self.or_()
-            if self.peek() == ")":
-                self.i += 1
-            return v
-        a = self.toks[self.i]
-        self.i += 1
-        op = self.peek()
-        if op in ("=", "!=", "<", ">", "<=", ">="):
-            self.i += 1
-            b = self.toks[self.i]
-            self.i += 1
+    @staticmethod
+    def negate(v):
+        return ((v & CAN_TRUE) << 1) | ((v & CAN_FALSE) >> 1)
+
+    def atom(self, a, op=None, b=None):
+        if op:
             if self._literal(a) and self._literal(b):
                 return CAN_TRUE if _compare(self.word(a), op, self.word(b)) \
                     else CAN_FALSE

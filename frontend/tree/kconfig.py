@@ -376,8 +376,9 @@ class Kconfig:
         Kconfig file path (arch/sparc/Kconfig sources drivers/sbus/char/
         Kconfig, nothing else does), or an empty set: every
         architecture's (the top Kconfig reaches it), or not known."""
+        path = os.path.normpath(path)
         if self._sourced_by is None:
-            self._sourced_by = {}
+            self._sourced_by, self._source_arches = {}, {}
             for parent, lines in self.sources.items():
                 for kind, rel, _ in lines:
                     if "$" in rel:
@@ -386,7 +387,12 @@ class Kconfig:
                         "rsource") else (self.tree or "")
                     child = os.path.normpath(os.path.join(base, rel))
                     self._sourced_by.setdefault(child, set()).add(parent)
-        arches, seen, todo = set(), set(), [os.path.normpath(path)]
+        if path not in self._source_arches:
+            self._source_arches[path] = self._walk_sources(path)
+        return self._source_arches[path]
+
+    def _walk_sources(self, path):
+        arches, seen, todo = set(), set(), [path]
         while todo:
             f = todo.pop()
             if f in seen:

@@ -45,6 +45,14 @@ extern int board_revs[4];
 }
 int after_body(void);
 #endif
+#ifdef CONFIG_PPC_DCR
+typedef struct { unsigned int base; } dcr_native_t;
+typedef dcr_native_t dcr_host_t;
+typedef void (*dcr_fn_t)(int);
+typedef struct dcr_pair {
+	int a, b;
+} dcr_pair_t;
+#endif
 #endif
 """
 
@@ -90,6 +98,19 @@ class OptionsForTest(unittest.TestCase):
                 self.assertEqual(options(
                     "2:9: error: undefined identifier '%s'" % name),
                     ["CONFIG_OLPC"], name)
+            # a type: sparse's error is at the declarator after it (the
+            # column counts a tab to the next multiple of 8)
+            decl = os.path.join(tmp, "drv", "decl.h")
+            write(decl, "struct mal {\n\tdcr_host_t\t\tdcr_host;\n"
+                  "\tdcr_fn_t __iomem *fn;\n\tdcr_pair_t p;\n"
+                  "\tunknown_t u;\n};\n")
+            for line, col in ((2, 25), (3, 27), (4, 20)):
+                self.assertEqual(options(
+                    "%s:%d:%d: error: expected ; at end of declaration"
+                    % (decl, line, col)), ["CONFIG_PPC_DCR"], line)
+            self.assertEqual(options(
+                "%s:5:19: error: expected ; at end of declaration" % decl),
+                [])
             # an #error in a later branch: the first branch's options
             self.assertEqual(options("6:2: error: no SoC chosen", soc),
                              ["CONFIG_SOC_FAST", "CONFIG_SOC_X"])

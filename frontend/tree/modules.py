@@ -518,7 +518,8 @@ class ModuleMap:
         if sym in self.kconfig.tristate:
             # in a tree, an option no configuration can turn on builds
             # nothing (out of tree, make CONFIG_X=m may set it): one
-            # without a prompt, or one that needs BROKEN
+            # without a prompt, or one that needs BROKEN or an option
+            # no Kconfig file defines
             return True if not in_tree or kconfeval.can_be_on(
                 self.kconfig, sym) else None
         if sym in self.kconfig.bool:

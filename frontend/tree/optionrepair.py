@@ -15,8 +15,13 @@ import threading
 
 from . import fswalk, includes
 
-LOCATION = re.compile(r"^(?:(.+?):)?(\d+):\d+: error: (.*)")
+LOCATION = re.compile(r"^(?:(.+?):)?(\d+):(\d+): error: (.*)")
 UNDEFINED = re.compile(r"^undefined identifier '(\w+)'")
+# sparse's error at the declarator after a type name it does not know
+UNKNOWN_TYPE = re.compile(r"^[Ee]xpected ; at end of declaration")
+# what may stand between a type name and the declarator
+QUALIFIERS = re.compile(r"^(?:const|volatile|restrict|__\w+)$")
+TABSTOP = 8     # sparse's columns count a tab to the next multiple
 NO_MEMBER = re.compile(r"^no member '(\w+)' in (?:struct|union) (\w+)")
 DIRECTIVE = re.compile(rb"^\s*#\s*(ifdef|ifndef|if|elif|else|endif)\b(.*)")
 # CONFIG_X in a condition, and whether a "!" negates it
@@ -89,8 +94,13 @@ def _read_lines(path):
 DEFINE = re.compile(rb"^\s*#\s*define\s+(\w+)")
 OPENS = re.compile(rb"^\s*(?:typedef\s+)?(?:struct|union)\s+(\w+)\s*\{")
 # a function declared or defined at file scope (a type, then the name
-# and its parameters' parenthesis), or an extern variable
+# and its parameters' parenthesis), or an extern variable; a type named
+# by typedef (of a function pointer, of anything else, or after a
+# struct's body)
 FUNCTION = re.compile(rb"^[A-Za-z_][\w \t*]*?[ \t*](\w+)\s*\(")
+TYPEDEF_FN = re.compile(rb"^typedef\b[^;]*?\(\s*\*\s*(\w+)\s*\)")
+TYPEDEF = re.compile(rb"^typedef\b[^;{}()]*?\b(\w+)\s*(?:\[[^\]]*\]\s*)?;")
+TYPEDEF_END = re.compile(rb"^\}\s*(\w+)\s*;")
 EXTERN = re.compile(rb"^extern\s[\w \t*]*?[ \t*](\w+)\s*(?:\[[^\]]*\]\s*)?;")
 NOT_TYPES = (b"return", b"if", b"while", b"for", b"switch", b"do", b"else",
              b"case", b"goto", b"sizeof")
@@ -98,6 +108,7 @@ WORD = re.compile(rb"\w+")
 
 _indexes = {}
 _indexes_lock = threading.Lock()
+_building = {}      # a directory being indexed -> the lock its maker holds
 
 
 def _uncommented(line, inside):
@@ -133,8 +144,14 @@ def _index_file(path, defines, members):
     if lines is None or not any(b"CONFIG_" in ln for ln in lines):
         return
     # depth: within a struct; outer: the braces of file scope's bodies;
-    # macro: the line goes on a directive (a macro's body)
+    # macro: the line goes on a directive (a macro's body); named: the
+    # struct is a typedef's, its name after the body
     struct, depth, outer, macro, comment = None, 0, 0, False, False
+    named = False
+
+    def add(name, n, stack):
+        defines.setdefault(name.decode(), []).append(
+            (path, n, [s for cur, _, _ in stack for s in cur]))
     for n, bare, stack in _blocks(lines):
         if comment or b"/" in bare:
             bare, comment = _uncommented(bare, comment)
@@ -153,12 +170,17 @@ def _index_file(path, defines, members):
                 if o:
                     struct, depth = o.group(1).decode(), \
                         bare.count(b"{") - bare.count(b"}")
+                    named = bare.startswith(b"typedef")
                     continue
             if outer == 0 and any(cur for cur, _, _ in stack):
-                f = FUNCTION.match(bare) or EXTERN.match(bare)
-                if f and bare.split(None, 1)[0] not in NOT_TYPES:
-                    defines.setdefault(f.group(1).decode(), []).append(
-                        (path, n, [s for cur, _, _ in stack for s in cur]))
+                if bare.startswith(b"typedef"):
+                    f = TYPEDEF_FN.match(bare) or TYPEDEF.match(bare)
+                else:
+                    f = FUNCTION.match(bare) or EXTERN.match(bare)
+                    if f and bare.split(None, 1)[0] in NOT_TYPES:
+                        f = None
+                if f:
+                    add(f.group(1), n, stack)
             outer = max(0, outer + bare.count(b"{") - bare.count(b"}"))
             continue
         if depth == 1 and b";" in bare and any(cur for cur, _, _ in stack):
@@ -168,30 +190,65 @@ def _index_file(path, defines, members):
                     (path, n, syms))
         depth += bare.count(b"{") - bare.count(b"}")
         if depth <= 0:
+            t = TYPEDEF_END.match(bare) if named else None
+            if t and any(cur for cur, _, _ in stack):
+                add(t.group(1), n, stack)
             struct = None
 
 
 def _index(top):
     """({macro: [(header, line, options)]}, {(struct, member): [...]})
-    of the headers under the directory top: made once per process (one
-    at a time: the threads of a scan would make the same)."""
+    of the headers under the directory top: made once per process, by
+    one thread (the others would make the same), while other threads
+    make other directories' (include/ takes seconds)."""
     real = os.path.realpath(top)
     with _indexes_lock:
-        if real not in _indexes:
-            defines, members, n, dirs = {}, {}, 0, 0
-            if os.path.isdir(real):
-                for d, subdirs, names in fswalk.walk(top):
-                    dirs += 1
-                    if dirs > MAX_DIRS:
-                        break
-                    subdirs.sort()
-                    for name in sorted(names):
-                        if name.endswith(".h") and n < MAX_FILES:
-                            n += 1
-                            _index_file(os.path.join(d, name), defines,
-                                        members)
+        if real in _indexes:
+            return _indexes[real]
+        mine = _building.setdefault(real, threading.Lock())
+    with mine:
+        with _indexes_lock:
+            if real in _indexes:
+                return _indexes[real]
+        defines, members, n, dirs = {}, {}, 0, 0
+        if os.path.isdir(real):
+            for d, subdirs, names in fswalk.walk(top):
+                dirs += 1
+                if dirs > MAX_DIRS:
+                    break
+                subdirs.sort()
+                for name in sorted(names):
+                    if name.endswith(".h") and n < MAX_FILES:
+                        n += 1
+                        _index_file(os.path.join(d, name), defines, members)
+        with _indexes_lock:
             _indexes[real] = (defines, members)
-        return _indexes[real]
+            _building.pop(real, None)
+        return defines, members
+
+
+class _Name:
+    """A name, as UNDEFINED's match gives it."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def group(self, _):
+        return self.name
+
+
+def _type_before(path, line, col):
+    """The type name before column col (1-based, tabs to TABSTOP) of
+    path's line: the word the declarator follows, past qualifiers
+    ("cbd_t __iomem *rx_bd_base"); None when there is none."""
+    lines = _read_lines(path)
+    if not lines or line > len(lines):
+        return None
+    text = lines[line - 1].decode("utf-8", "replace").expandtabs(TABSTOP)
+    for word in reversed(re.findall(r"[A-Za-z_]\w*", text[:col - 1])):
+        if not QUALIFIERS.match(word):
+            return _Name(word)
+    return None
 
 
 def options_for(err, path, flags, known, allowed=lambda d: True):
@@ -206,13 +263,15 @@ def options_for(err, path, flags, known, allowed=lambda d: True):
     m = LOCATION.match(err.split("\n")[0])
     if not m:
         return []
-    where, line, text = m.group(1), int(m.group(2)), m.group(3)
+    where, line, text = m.group(1), int(m.group(2)), m.group(4)
     text = re.sub(r" \((?:as|with) [^)]*\)$", "", text)
     where = path if not where else where
     if not os.path.isabs(where):
         where = os.path.abspath(where)
     found = []
     u, mem = UNDEFINED.match(text), NO_MEMBER.match(text)
+    if not (u or mem) and UNKNOWN_TYPE.match(text):
+        u = _type_before(where, line, int(m.group(3)))
     if u or mem:
         # where the parse looks: the file's directory, then its flags'
         for top in [os.path.dirname(path)] + [

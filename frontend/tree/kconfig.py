@@ -417,24 +417,24 @@ class Kconfig:
                 sym in self.implied or \
                 self.types.get(sym) not in ("bool", "tristate"):
             return where
-        top = os.path.join(self.tree or "", "arch") + os.sep
-
-        def arch_dir(f):
-            # as _defining_arches() names it (x86 for arch/x86/um/)
-            f = os.path.normpath(f)
-            return os.path.relpath(f, top).split(os.sep, 1)[0] \
-                if f.startswith(top) else None
+        arch_dir = self._arch_dir
         on = {arch_dir(f) for f in self.prompted_in.get(sym, ())}
         on |= {arch_dir(d[2]) for d in self.default_exprs.get(sym, ())}
         on |= {arch_dir(f) for _, _, f in self.selected_if.get(sym, ())}
         return where if None in on else frozenset(where & on)
 
+    def _arch_dir(self, path):
+        """The directory under arch/ a Kconfig file lies in (x86 for
+        arch/x86/um/Kconfig), or None."""
+        top = os.path.join(self.tree or "", "arch") + os.sep
+        path = os.path.normpath(path)
+        return os.path.relpath(path, top).split(os.sep, 1)[0] \
+            if path.startswith(top) else None
+
     def _defining_arches(self, sym):
         if not self.arch_only(sym):
             return frozenset()
-        arch = os.path.join(self.tree or "", "arch") + os.sep
-        return frozenset(os.path.relpath(f, arch).split(os.sep, 1)[0]
-                         for f in self.defined_in[sym])
+        return frozenset(self._arch_dir(f) for f in self.defined_in[sym])
 
     def _selectors(self):
         if self._selected_by is None:

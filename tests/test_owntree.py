@@ -1073,6 +1073,18 @@ class MachineDirsTest(unittest.TestCase):
         self.assertEqual(out["errors"], [], err)
         self.assertIn("0 not parsed", err)
 
+    def test_parisc_drivers_parse_as_parisc(self):
+        """Drivers for PA-RISC's GSC bus: GSC is defined in
+        drivers/parisc/Kconfig, which only parisc's Kconfig sources, so
+        they are tried as parisc (sparse has no PA-RISC target either:
+        sparc32's layout without its macros), where <asm/io.h> declares
+        gsc_writel() and the parisc_device_id is complete."""
+        out, err = scan_61(["drivers/tty/serial/mux.c",
+                            "drivers/input/serio/gscps2.c"])
+        self.assertEqual(out["errors"], [], err)
+        self.assertIn("2 checked", err)
+        self.assertIn("0 not parsed", err)
+
 WIDGET_H = """\
 #ifndef _LINUX_WIDGET_H
 #define _LINUX_WIDGET_H

@@ -692,14 +692,19 @@ class ModuleMap:
                 for a in where:
                     score[a] = score.get(a, 0) + weight / len(where)
         # a Kconfig file only some architectures' Kconfig files source
-        # is theirs (arch/sparc/Kconfig brings in drivers/sbus/char/);
-        # one under arch/ counted above
-        for o in placement.options:
-            for f in () if kc.arch_only(o) else kc.defined_in.get(o, ()):
-                where = kc.source_arches(f)
-                if where and not where & set(native):
-                    for a in where:
-                        score[a] = score.get(a, 0) + 2.0 / len(where)
+        # is theirs (arch/sparc/Kconfig brings in drivers/sbus/char/),
+        # and so is what the options need from one (parisc's GSC, in
+        # drivers/parisc/Kconfig); one under arch/ counted above
+        # (each of its definitions: s390's Kconfig files define some
+        # generic symbols again)
+        for o in near:
+            defs = () if kc.arch_only(o) else kc.defined_in.get(o, ())
+            where = [kc.source_arches(f) for f in defs]
+            where = frozenset().union(*where) if where and all(where) \
+                else None
+            if where and not where & set(native):
+                for a in where:
+                    score[a] = score.get(a, 0) + 2.0 / len(where)
         # rounded: a sum's last bits depend on the order of a set
         out = sorted(score, key=lambda a: (-round(score[a], 9), a))
         # an option only a 32-bit kernel of a 64-bit architecture has

@@ -62,6 +62,12 @@ MACHINE = {
     # IA-64's compiler predefines
     "ia64": ["--arch=riscv64", "-mlittle-endian", "-fsigned-char",
              "-U__riscv", "-U__riscv_xlen", "-D__ia64__=1", "-D__ia64=1"],
+    # nor a PA-RISC one: sparc32's ILP32 big-endian layout (signed char,
+    # 8-byte long long and double alignment) without its macros, and the
+    # tree's CHECKFLAGS (ARCH=parisc is the 32-bit kernel)
+    "parisc": ["--arch=sparc", "-mbig-endian", "-m32", "-U__sparc__",
+               "-U__sparc", "-Usparc", "-U__sparc_v8__", "-U__sparcv8__",
+               "-U__sparcv8", "-D__hppa__=1", "-D__hppa=1"],
 }
 # kbuild's c_flags on x86_64 that sparse reads, after LINUXINCLUDE
 C_FLAGS = [

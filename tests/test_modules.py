@@ -224,6 +224,33 @@ endif
             e = os.path.join(d, "sub", "e.c")
             self.assertIn("-DSUB", mm.flags(e, d))
 
+    def test_substitution_references_m_to_y(self):
+        """kbuild's "$(CONFIG_X:m=y)" is y wherever X is on: ixgbe's
+        "ixgbe-$(CONFIG_FCOE:m=y) += ixgbe_fcoe.o" is a part of ixgbe,
+        go7007's ccflags for a modular loader apply, powermac's
+        "obj-$(CONFIG_NVRAM:m=y)" is never a module."""
+        mk = """\
+obj-$(CONFIG_MOD) += foo.o
+foo-y := a.o
+foo-$(CONFIG_MOD:m=y) += b.o
+foo-$(CONFIG_OFF:m=y) += c.o
+obj-$(CONFIG_MOD:m=y) += d.o
+ccflags-$(CONFIG_MOD:m=y) += -DMODULAR_TOO
+ccflags-$(CONFIG_OFF:m=y) += -DNEVER
+"""
+        with TempDir() as tmp:
+            root, d, mm = self.tree(tmp, mk)
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(sorted(os.path.basename(m)
+                                    for m in place.members),
+                             ["a.c", "b.c"])
+            self.assertFalse(mm.resolve(os.path.join(d, "c.c"))[0])
+            self.assertEqual(mm.resolve(os.path.join(d, "d.c")).reason,
+                             "bool-only")
+            flags = mm.flags(os.path.join(d, "a.c"))
+            self.assertIn("-DMODULAR_TOO", flags)
+            self.assertNotIn("-DNEVER", flags)
+
     def test_list_variables_functions_and_included_makefiles(self):
         """i915 splices a list variable into its composite ("gt-y" into
         "i915-y"), fs/xfs uses $(addprefix), amdgpu includes several

@@ -20,9 +20,12 @@ from .kconfeval import needs_built_in, valued_defaults
 from . import archnames, fswalk, kconfeval, machdirs
 from .kconfig import arch_of, logical_lines, positive_symbols
 
-ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+\))"
+ASSIGN = re.compile(r"^\s*([A-Za-z0-9_.\-/]+|"
+                    r"[A-Za-z0-9_\-]*-?\$\([A-Za-z0-9_]+(?::m=y)?\))"
                     r"\s*(\+=|:=|=|\?=)\s*(.*)$")
 CONFIG_REF = re.compile(r"\$\((CONFIG_[A-Za-z0-9_]+)\)")
+# kbuild's "$(CONFIG_X:m=y)": y whenever X is on, never m
+M_TO_Y = re.compile(r"(.*-)\$\((CONFIG_[A-Za-z0-9_]+):m=y\)")
 
 
 VAR_REF = re.compile(r"\$\(([A-Za-z0-9_-]+)\)")
@@ -269,6 +272,14 @@ class DirInfo:
     def _assign(self, lhs, op, rhs):
         if op == "?=" and lhs in self.vars:
             return
+        m2y = M_TO_Y.fullmatch(lhs)
+        if m2y:
+            lhs = m2y.group(1) + "$(%s)" % m2y.group(2)
+            if lhs.startswith("obj-"):
+                # built in wherever X is on (powermac's nvram.o)
+                if not self._on(lhs[4:]):
+                    return
+                lhs = "obj-y"
         if op == ":=":
             rhs = self.expand(rhs)      # simply expanded, once
         if op == "+=":
@@ -284,7 +295,7 @@ class DirInfo:
             if lhs.startswith(prefix):
                 # kbuild reads ccflags-y only: ccflags-$(CONFIG_X) counts
                 # when X=y (or when the configuration cannot tell)
-                if self._on(lhs[len(prefix):], modular=False):
+                if self._on(lhs[len(prefix):], modular=bool(m2y)):
                     if op == ":=" and lhs.endswith("-y"):
                         del dest[:]     # "ccflags-y := ..." starts over
                     dest.extend(_flag_words(self.expand(rhs), self.root))

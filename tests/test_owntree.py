@@ -692,6 +692,57 @@ static struct insn_type insn_type_table[] = {
         self.assertIsNone(genheaders.make(self.tree, os.path.join(
             d, "r9.c"), "bad_reg_safe.h"))
 
+    def test_xe_workaround_tables_from_the_rules(self):
+        """xe's <generated/xe_wa_oob.h> and .c, which xe_gen_wa_oob makes
+        from xe_wa_oob.rules (its output on 6.12's rules, byte for byte
+        but the comment): found from a file of xe/display/ too."""
+        from frontend.tree import genheaders
+        d = os.path.join(self.tree, "drivers", "gpu", "drm", "xe")
+        write(os.path.join(d, "xe_wa_oob.rules"),
+              "# a comment\n1409600907\tGRAPHICS_VERSION_RANGE(1200, 1250)\n"
+              "\n14016763929\tSUBPLATFORM(DG2, G10)\n"
+              "\t\tSUBPLATFORM(DG2, G12)\n")
+        src = os.path.join(d, "display", "xe_display_wa.c")
+        self.assertEqual(genheaders.make(
+            self.tree, src, "generated/xe_wa_oob.h").split("\n"), [
+                "#ifndef _GENERATED_XE_WA_OOB_",
+                "#define _GENERATED_XE_WA_OOB_", "", "enum {",
+                "\tXE_WA_OOB_1409600907 = 0,",
+                "\tXE_WA_OOB_14016763929 = 1,",
+                "\t_XE_WA_OOB_COUNT = 2", "};", "", "#endif", ""])
+        self.assertEqual(genheaders.make(
+            self.tree, os.path.join(d, "xe_wa.c"), "generated/xe_wa_oob.c"),
+            '{ XE_RTP_NAME("1409600907"),\n'
+            '  XE_RTP_RULES(GRAPHICS_VERSION_RANGE(1200, 1250)) },\n'
+            '{ XE_RTP_NAME("14016763929"),\n'
+            '  XE_RTP_RULES(SUBPLATFORM(DG2, G10), OR,\n'
+            '\tSUBPLATFORM(DG2, G12)) },\n')
+        # no rules file: none; a continuation first, as the program
+        # refuses it: none
+        self.assertIsNone(genheaders.make(
+            self.tree, src, "generated/other_wa_oob.h"))
+        write(os.path.join(d, "bad_wa_oob.rules"), "\tPLATFORM(DG2)\n")
+        self.assertIsNone(genheaders.make(
+            self.tree, src, "generated/bad_wa_oob.h"))
+        # not above the tree
+        self.assertIsNone(genheaders.make(
+            os.path.join(self.tree, "drivers"), os.path.join(
+                self.tree, "x.c"), "generated/xe_wa_oob.h"))
+
+    def test_scsi_devinfo_table_from_the_header(self):
+        """drivers/scsi/Makefile's sed over <scsi/scsi_devinfo.h> (the
+        same lines as sed gives on 6.1's and 6.12's header)."""
+        from frontend.tree import genheaders
+        write(os.path.join(self.tree, "include", "scsi", "scsi_devinfo.h"),
+              "#define BLIST_NOLUN\t((__force blist_flags_t)(1ULL << 0))\n"
+              "#define __BLIST_LAST_USED BLIST_RETRY_ITF\n"
+              "/* #define BLIST_OLD 1 */\n#define BLIST_SPARSELUN (2)\n")
+        self.assertEqual(genheaders.make(
+            self.tree, os.path.join(self.tree, "drivers", "scsi",
+                                    "scsi_sysfs.c"), "scsi_devinfo_tbl.c"),
+            "BLIST_FLAG_NAME(NOLUN),\nBLIST_FLAG_NAME(OLD),\n"
+            "BLIST_FLAG_NAME(SPARSELUN),\n")
+
     def test_asn1_headers_from_the_grammar(self):
         """NAME.asn1.h, which scripts/asn1_compiler makes from NAME.asn1
         beside the file: the decoder and the grammar's action functions,

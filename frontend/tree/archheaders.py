@@ -15,7 +15,8 @@ import threading
 from . import ccheaders, fswalk, genheaders
 from .archnames import srcarch
 
-MISSING = re.compile(r"unable to open '([\w./-]+\.h)'")
+# a header, or a table or source a file includes ("wanxlfw.inc")
+MISSING = re.compile(r"unable to open '([\w./-]+\.\w+)'")
 MAX_TRIES = 3
 
 

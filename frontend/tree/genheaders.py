@@ -85,6 +85,12 @@ def make(tree, source, header):
         return mach_types(tree)
     if header == "generated/user_constants.h" and tree:
         return um_user_constants(tree)
+    m = WA_OOB.fullmatch(header)
+    if m and tree:
+        return wa_oob(tree, os.path.dirname(source), m.group(1),
+                      m.group(2) == "h")
+    if header == "scsi_devinfo_tbl.c" and tree:
+        return scsi_devinfo_tbl(tree)
     if "/" in header or header.startswith("."):
         return None
     for pattern, maker in _BESIDE:
@@ -456,4 +462,71 @@ def s390_dis_defs(tree):
             ".count = %d }, \\" % (g[0], g[1][1], g[1][0], g[2], g[3])
             for g in groups]
     out += ["}", "", "#endif"]
+    return "\n".join(out) + "\n"
+
+
+# xe's <generated/xe_wa_oob.h> and .c: xe_gen_wa_oob's output for the
+# rules file of the driver's directory
+WA_OOB = re.compile(r"generated/([a-z][a-z0-9_]{0,31})_wa_oob\.([ch])")
+MAX_RULES = 1 << 12
+
+
+def wa_oob(tree, d, stem, header):
+    """xe_gen_wa_oob's header (an enum naming each rule) or source (the
+    rules' table) for STEM_wa_oob.rules, which lies in the directory d
+    of the file that includes it or in one above (xe/display/ includes
+    xe/'s), within tree."""
+    text = None
+    tree = os.path.abspath(tree)
+    d = os.path.abspath(d)
+    for _ in range(3):
+        if not (d + os.sep).startswith(tree + os.sep):
+            break
+        text = _text(os.path.join(d, stem + "_wa_oob.rules"))
+        if text is not None:
+            break
+        d = os.path.dirname(d)
+    if text is None:
+        return None
+    rules = []          # [name, [rules of each line]]
+    for ln in text.splitlines():
+        if not ln or ln.startswith("#"):
+            continue
+        if ln[0].isspace():
+            if not rules or not ln.strip():
+                return None     # the program refuses these
+            rules[-1][1].append(ln.strip())
+            continue
+        w = ln.strip().split(None, 1)
+        if len(w) < 2 or not re.fullmatch(r"\w{1,64}", w[0]):
+            return None
+        rules.append([w[0], [w[1].strip()]])
+        if len(rules) > MAX_RULES:
+            return None
+    up = stem.upper() + "_WA_OOB_"
+    if header:
+        guard = "_GENERATED_" + up
+        out = ["#ifndef " + guard, "#define " + guard, "", "enum {"]
+        out += ["\t%s%s = %d," % (up, n, i) for i, (n, _) in
+                enumerate(rules)]
+        out += ["\t_%sCOUNT = %d" % (up, len(rules)), "};", "", "#endif"]
+        return "\n".join(out) + "\n"
+    out = []
+    for name, lines in rules:
+        out.append('{ XE_RTP_NAME("%s"),\n  XE_RTP_RULES(%s%s) },' % (
+            name, lines[0], "".join(", OR,\n\t" + r for r in lines[1:])))
+    return "\n".join(out) + "\n"
+
+
+def scsi_devinfo_tbl(tree):
+    """drivers/scsi/Makefile's sed over <scsi/scsi_devinfo.h>: a
+    BLIST_FLAG_NAME() line for each BLIST_ flag it defines."""
+    text = _text(os.path.join(tree, "include", "scsi", "scsi_devinfo.h"))
+    if text is None:
+        return None
+    out = []
+    for ln in text.splitlines():
+        m = re.match(r".*define *BLIST_([A-Z0-9_]*) *", ln)
+        if m:
+            out.append("BLIST_FLAG_NAME(%s)," % m.group(1))
     return "\n".join(out) + "\n"

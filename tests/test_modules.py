@@ -596,16 +596,23 @@ class AnyConfigurationTest(KdirTree, unittest.TestCase):
                   "config FOO_OTHER_N\n\tint \"n\"\n\tdefault 2\n"
                   "\tdepends on FOO_OTHER\n"
                   "config FOO_A\n\ttristate \"A\"\n"
-                  "\tdepends on FOO_PLAT\n")
+                  "\tdepends on FOO_PLAT\n"
+                  # kconfig writes a visible string without a default
+                  # as empty (xe's FORCE_PROBE), not a hidden one
+                  "config FOO_PROBE\n\tstring \"ids\"\n"
+                  "\tdepends on FOO_A\n"
+                  "config FOO_HIDDEN\n\tstring\n\tdepends on FOO_A\n")
             write(os.path.join(d, "Makefile"), "obj-$(CONFIG_FOO_A) += a.o\n")
             write(os.path.join(d, "plat.h"),
-                  "static int plat_gap[CONFIG_FOO_SPACE];\n")
+                  "static int plat_gap[CONFIG_FOO_SPACE];\n"
+                  "static const char *probe = CONFIG_FOO_PROBE;\n")
             src = os.path.join(d, "a.c")
             prepend(src, '#include "plat.h"\nint *gap = plat_gap;\n')
             mm = self.module_map(root)
             self.assertEqual(mm.dependencies(mm.resolve(src), src),
                              [("CONFIG_FOO_PLAT", "y"),
                               ("CONFIG_FOO_PLAT_COMMON", "y"),
+                              ("CONFIG_FOO_PROBE", '""'),
                               ("CONFIG_FOO_SPACE", "4")])
             rc, result, err = scan([d])
             self.assertEqual(result["errors"], [], err)
@@ -848,14 +855,18 @@ class GeneratedHeadersTest(unittest.TestCase):
                   "bad line\n")
             write(os.path.join(d, "foo_reg.h_shipped"),
                   "#define FOO_REG_CTRL 0x10\n")
+            # a table that is no header (wanxl's firmware)
+            write(os.path.join(d, "foo_fw.inc_shipped"), "0x01,0x02,\n")
             src = os.path.join(d, "a.c")
             prepend(src, "#include <asm/mach-types.h>\n"
                     "#include \"foo_reg.h\"\n"
                     "int board(void) { return machine_is_ebsa110() + "
-                    "MACH_TYPE_EBSA110 + FOO_REG_CTRL; }\n")
+                    "MACH_TYPE_EBSA110 + FOO_REG_CTRL; }\n"
+                    "static const unsigned char fw[] = {\n"
+                    "#include \"foo_fw.inc\"\n};\n")
             rc, result, err = scan([src])
             self.assertEqual(result["errors"], [], err)
-            self.assertEqual(names(result), ["a.c:76"])
+            self.assertEqual(names(result), ["a.c:79"])
 
     def test_a_compilers_header_has_a_stand_in(self):
         """<larchintrin.h> comes with LoongArch's compiler, not the tree:

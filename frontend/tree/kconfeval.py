@@ -498,4 +498,6 @@ def _value(kc, ev, sym, members):
         if typ == "string" and not v.startswith('"'):
             v = '"%s"' % v
         return v
-    return None
+    # a visible string without a default is empty (xe's FORCE_PROBE):
+    # kconfig writes it so
+    return '""' if typ == "string" and sym in kc.prompted else None

@@ -220,7 +220,8 @@ class Kconfig:
                 self.bool.add(sym)
             elif sym and head == "imply" and len(w) > 1:
                 self.implied.add("CONFIG_" + w[1])
-            if sym and (head == "prompt" or head in ("bool", "tristate") and
+            if sym and (head == "prompt" or head in (
+                    "bool", "tristate", "int", "hex", "string") and
                         len(w) > 1 and w[1][:1] in ('"', "'")):
                 self.prompted.add(sym)
                 self.prompted_in.setdefault(sym, set()).add(

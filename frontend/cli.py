@@ -292,11 +292,13 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
         st = scanner.stats
         why = ", ".join("%s %d" % kv for kv in sorted(st["reasons"].items()))
         sys.stderr.write("modlife: %d files, %d checked, %d skipped (not "
-                         "module code%s), %d not parsed, %d from cache%s; "
+                         "module code%s), %d not parsed%s, %d from cache%s; "
                          "%.2f s, link %.3f s; knowledge: %s\n"
                          % (st["files"], st["checked"], st["skipped"],
                             ": " + why if why else "",
-                            st["failed"], st["cache_hits"],
+                            st["failed"], ", %d with a stand-in" %
+                            st["stand_ins"] if st.get("stand_ins") else "",
+                            st["cache_hits"],
                             " (semantic patches: %d)" % st["cocci_cache_hits"]
                             if st.get("cocci_cache_hits") else "",
                             st["seconds"], st["link_seconds"],

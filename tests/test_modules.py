@@ -868,6 +868,89 @@ class GeneratedHeadersTest(unittest.TestCase):
             self.assertEqual(result["errors"], [], err)
             self.assertEqual(names(result), ["a.c:79"])
 
+    def test_an_empty_stand_in_for_what_the_build_makes(self):
+        """A file the directory's Makefile makes (speakup's keymap table)
+        that nothing here can make is parsed with an empty stand-in, and
+        said so in each format, from the cache too; one no Makefile
+        makes, or one whose stand-in does not do, stays an error naming
+        the missing file."""
+        with TempDir() as tmp:
+            d = fake_tree(tmp)
+            with open(os.path.join(d, "Makefile"), "a") as f:
+                f.write("$(obj)/foo_map.h: $(src)/foo.map $(obj)/genmap\n"
+                        "\t$(obj)/genmap $< > $@\n"
+                        "$(obj)/a.o: $(obj)/foo_map.h\n"
+                        "clean-files := foo_tbl.h\n")
+            src = os.path.join(d, "a.c")
+            prepend(src, "static const unsigned char keys[] = {\n"
+                    "#include \"foo_map.h\"\n};\n")
+            cache = os.path.join(tmp, "cache")
+            for _ in range(2):
+                rc, result, err = scan([src], "--stats", "--cache-dir",
+                                       cache)
+                self.assertEqual(result["errors"], [], err)
+                self.assertEqual(names(result), ["a.c:76"])
+                self.assertEqual(result["stand_ins"], [
+                    {"file": src, "header": "foo_map.h"}])
+                self.assertIn("1 with a stand-in", err)
+            self.assertIn("1 from cache", err)
+            res = run([MODLIFE, "scan", "--cache-dir", cache, src])
+            self.assertIn("%s: note: parsed with an empty stand-in for "
+                          "'foo_map.h', which the build makes" % src,
+                          res.stderr)
+            res = run([MODLIFE, "scan", "--format", "sarif", "--cache-dir",
+                       cache, src])
+            notes = json.loads(res.stdout)["runs"][0]["invocations"][0][
+                "toolExecutionNotifications"]
+            self.assertEqual([n["properties"] for n in notes
+                              if n["level"] == "note"],
+                             [{"standIn": "foo_map.h"}])
+            # what it declares is used: the missing file is the error
+            prepend(src, '#include "foo_tbl.h"\nint n = FOO_KEYS;\n')
+            rc, result, err = scan([src], "--cache-dir", cache)
+            self.assertEqual([e["message"] for e in result["errors"]],
+                             ["1:10: error: unable to open 'foo_tbl.h'"])
+            self.assertNotIn("stand_ins", result)
+            write(src, '#include "other.h"\nint x;\n')
+            rc, result, err = scan([src], "--cache-dir", cache)
+            self.assertEqual([e["message"] for e in result["errors"]],
+                             ["1:10: error: unable to open 'other.h'"])
+
+    def test_what_a_makefile_says_the_build_makes(self):
+        """Rule targets (msm's pattern rule), targets and clean-files of
+        the including file's directory or of one above it, in the tree;
+        no path that could leave the overlay; a FIFO or a huge Makefile
+        is not read."""
+        from frontend.tree import buildmade
+        with TempDir() as tmp:
+            root = os.path.join(tmp, "linux")
+            d = os.path.join(root, "drivers", "msm")
+            write(os.path.join(d, "Makefile"),
+                  "ccflags-y += -I $(obj)/generated\n"
+                  "$(obj)/generated/%.xml.h: $(src)/registers/%.xml \\\n"
+                  "\t\t$(src)/gen.py\n\t$(call cmd,headergen)\n"
+                  "targets += tbl.inc\nfoo := not_made.h\n")
+            src = os.path.join(d, "adreno", "a6xx_gpu.c")
+            write(src, "")
+            for name, made in (("a6xx.xml.h", True), (".xml.h", False),
+                               ("tbl.inc", True), ("not_made.h", False),
+                               ("gen.py", False), ("../a6xx.xml.h", False),
+                               ("/x/a6xx.xml.h", False)):
+                self.assertEqual(buildmade.made_by_build(root, src, name),
+                                 made, name)
+            # not from the tree's top, nor above it
+            write(os.path.join(root, "Makefile"), "targets += top.h\n")
+            self.assertFalse(buildmade.made_by_build(root, src, "top.h"))
+            self.assertFalse(buildmade.made_by_build(d, src, "a6xx.xml.h"))
+            os.remove(os.path.join(d, "Makefile"))
+            os.mkfifo(os.path.join(d, "Makefile"))
+            self.assertFalse(buildmade.made_by_build(root, src,
+                                                     "a6xx.xml.h"))
+            self.assertEqual(buildmade.stand_ins([
+                os.path.join(tmp, "o", buildmade.PREFIX + "ab", "gen",
+                             "x.h"), os.path.join(tmp, "gen-ab", "y.h")]),
+                ["gen/x.h"])
+
     def test_a_compilers_header_has_a_stand_in(self):
         """<larchintrin.h> comes with LoongArch's compiler, not the tree:
         the shipped stand-in declares its built-ins for the parse; a

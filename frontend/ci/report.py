@@ -33,6 +33,8 @@ def text(result, out, err):
         out.write("%s:%d:%d: note: fixed: %s [modlife-%s]\n" % (
             lead(f["file"]), f["line"], f["column"], d(f["message"]),
             f["rule"]))
+    for x in result.get("stand_ins", []):
+        err.write("%s: note: %s\n" % (lead(x["file"]), d(stand_in_text(x))))
     for e in result["errors"]:
         msg = d(e["message"])
         if re.match(r"^\d+:\d+: ", msg):   # sparse's "line:col: error: ..."
@@ -41,6 +43,11 @@ def text(result, out, err):
             err.write("%s: %s\n" % (lead(e["file"]), msg))
         else:
             err.write("%s: error: %s\n" % (lead(e["file"]), msg))
+
+
+def stand_in_text(x):
+    return ("parsed with an empty stand-in for '%s', which the build "
+            "makes: findings may miss what it declares" % x["header"])
 
 
 def finding_text(f, out):
@@ -96,6 +103,8 @@ def as_json(result, out, err):
     doc = {"findings": result["findings"], "errors": result["errors"]}
     if "skipped" in result:
         doc["skipped"] = _skipped(result)
+    if result.get("stand_ins"):
+        doc["stand_ins"] = result["stand_ins"]
     if "fixed" in result:
         doc["fixed"] = result["fixed"]
     # names exact: a byte that is not UTF-8 is the \udcNN escape of
@@ -190,7 +199,13 @@ def sarif(result, out, err):
                     "locations": [{"physicalLocation": {
                         "artifactLocation": _location(s["file"])}}],
                     "properties": {"reason": s["reason"]},
-                } for s in _skipped(result)],
+                } for s in _skipped(result)] + [{
+                    "level": "note",
+                    "message": {"text": display(stand_in_text(x))},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": _location(x["file"])}}],
+                    "properties": {"standIn": x["header"]},
+                } for x in result.get("stand_ins", [])],
             }],
         }],
     }

@@ -82,8 +82,9 @@ class ModuleCache:
         return h.hexdigest()
 
     def get(self, key, flags):
-        """{"errors": {file: error or None}, "standing", "tus",
-        "includes"} of key, or None. flags: {file: its key's flags}."""
+        """{"errors": {file: error or None}, "deps": {file: the headers
+        it read}, "standing", "tus", "includes"} of key, or None. flags:
+        {file: its key's flags}."""
         e = self.store.read(key)
         try:
             files, standing = e["files"], e["standing"]
@@ -93,18 +94,19 @@ class ModuleCache:
                     all(_finding(d) for d in standing) and
                     _strings(e["tus"]) and _strings(e["includes"])):
                 return None
-            errors = {}
+            errors, read = {}, {}
             for f, v in files.items():
                 err, deps = v["error"], v["deps"]
                 if not (err is None or isinstance(err, str)) or \
                         not self.facts.deps_hold(f, flags[f], deps,
                                                  self._real, self._hash):
                     return None
-                errors[f] = err
+                errors[f], read[f] = err, sorted(deps)
         except (TypeError, KeyError, AttributeError, ValueError):
             return None
         self.store.hit()
-        return {"errors": errors, "standing": standing, "tus": e["tus"],
+        return {"errors": errors, "deps": read, "standing": standing,
+                "tus": e["tus"],
                 "includes": e["includes"]}
 
     def put(self, key, files, standing, tus, incs):

@@ -8,6 +8,7 @@ import json
 import os
 import time
 
+from ..tree import buildmade
 from . import cocci_engine, link, module_cache, sparse_engine
 from .file_jobs import Refused, too_large
 from .module_cache import ModuleCache
@@ -86,6 +87,8 @@ class ModuleLoop:
         self.requested, self.scripts = requested, scripts
         self.cwd, self.errors, self.progress = cwd, errors, progress
         self.findings, self.failed, self.cocci_checked = [], [], set()
+        # files parsed with an empty stand-in for one the build makes
+        self.stand_ins = []
         self.link_seconds = 0.0
         self.pending = {key: len(ms) for key, ms in modules.items()}
         self.bucket = {key: [] for key in modules}
@@ -136,6 +139,14 @@ class ModuleLoop:
                 self.scripts:
             self._cocci(f)
 
+    def _stood_in(self, f, headers):
+        """Notes that f (a requested file) was parsed with stand-ins
+        among the headers it read."""
+        if f in self.requested:
+            self.stand_ins += [{"file": shown_path(f, self.cwd),
+                                "header": h}
+                               for h in buildmade.stand_ins(headers)]
+
     def _read_from_entry(self, key, entry):
         """A module whose result is kept: its files' errors and its
         link's findings, no fact read."""
@@ -143,6 +154,8 @@ class ModuleLoop:
         for f in ms:
             if entry["errors"][f]:
                 self._failed_file(f, entry["errors"][f])
+            else:
+                self._stood_in(f, entry["deps"][f])
         found = reported(entry["standing"], entry["tus"], entry["includes"],
                          self.requested, self.s.rules, self.cwd)
         self.findings.extend(found)
@@ -204,6 +217,9 @@ class ModuleLoop:
         if err:
             self._failed_file(f, err)
             facts = marked_failed(facts, err)
+        else:
+            self._stood_in(f, [x["file"] for x in sparse_engine.parse(
+                facts, ("include",)) if isinstance(x.get("file"), str)])
         self.bucket[key].extend(facts)
         self.pending[key] -= 1
         n = 0

@@ -17,8 +17,8 @@ import time
 
 from . import link, sparse_engine, treekb
 from .. import paths
-from ..tree import archheaders, archnames, autoconf, ccheaders, fswalk, \
-    genheaders, gentree, kconfeval, kerneltree, kflags, machdirs, \
+from ..tree import archheaders, archnames, autoconf, buildmade, ccheaders, \
+    fswalk, genheaders, gentree, kconfeval, kerneltree, kflags, machdirs, \
     optionrepair, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
@@ -269,7 +269,8 @@ class Scanner:
     def _salt_files(self):
         return [self.binary, self.kb] + [
             os.path.abspath(m.__file__) for m in (
-                archheaders, archnames, ccheaders, genheaders, gentree,
+                archheaders, archnames, buildmade, ccheaders, genheaders,
+                gentree,
                 autoconf, kconfeval, machdirs, optionrepair, treeflags)] + \
             [autoconf.template()] + ccheaders.shipped()
 
@@ -472,7 +473,10 @@ class Scanner:
                       "module_cache_hits": loop.modcache.hits,
                       "seconds": time.time() - t_start,
                       "link_seconds": loop.link_seconds}
+        self.stats["stand_ins"] = len(loop.stand_ins)
         return {"findings": unique, "errors": errors,
+                "stand_ins": sorted(loop.stand_ins, key=lambda x: (
+                    x["file"], x["header"])),
                 "skipped": [{"file": _display(f, cwd), "reason": r,
                              "named": f in explicit}
                             for f, r in sorted(skipped.items())]}

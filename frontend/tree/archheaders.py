@@ -12,7 +12,7 @@ import os
 import re
 import threading
 
-from . import ccheaders, fswalk, genheaders
+from . import buildmade, ccheaders, fswalk, genheaders
 from .archnames import srcarch
 
 # a header, or a table or source a file includes ("wanxlfw.inc")
@@ -148,7 +148,7 @@ def _missing_headers(ah, run, flags, have, path, generated, facts, err):
     """Retries while the error names a header that genheaders makes, a
     compiler's header that has a stand-in (ccheaders) or one arch/ has;
     returns the last try and the flags it added."""
-    added = []
+    added, before = [], None
     for _ in range(MAX_TRIES + 1):
         m = MISSING.search(err or "")
         if not m:
@@ -161,8 +161,17 @@ def _missing_headers(ah, run, flags, have, path, generated, facts, err):
             more = ["-idirafter", generated(m.group(1), text)]
         else:
             more = ah.flags_for(m.group(1), have + added) if ah else None
+        if not more and generated and ah and \
+                buildmade.made_by_build(ah.tree, path, m.group(1)):
+            # the build makes it, nothing here can: empty, and said
+            before = before or (facts, err, list(added))
+            more = ["-idirafter", generated(m.group(1), buildmade.TEXT,
+                                            stand_in=True)]
         if not more:
             break
         added += more
         facts, err = run(flags + added)
+    if err and before:
+        # the stand-in did not do: the file the build makes is missing
+        return before
     return facts, err, added

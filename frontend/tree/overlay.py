@@ -9,6 +9,7 @@ import tempfile
 import threading
 
 from ..scanning import cache
+from . import buildmade
 
 
 class Overlays:
@@ -104,10 +105,11 @@ class Overlays:
                 self._unusable("%s: %s" % (os.path.dirname(path),
                                            e.strerror or e))
 
-    def generated(self, header, text):
-        """A directory in which header (a relative path) has text."""
-        name = "gen-" + hashlib.sha1((header + "\0" + text).encode()
-                                     ).hexdigest()[:20]
+    def generated(self, header, text, stand_in=False):
+        """A directory in which header (a relative path) has text; one
+        buildmade.stand_ins() knows for a stand-in."""
+        name = (buildmade.PREFIX if stand_in else "gen-") + hashlib.sha1(
+            (header + "\0" + text).encode()).hexdigest()[:20]
         with self.lock:
             if name not in self.made:
                 self._write(os.path.join(name, header), text)

@@ -30,6 +30,8 @@ struct map {
 	int size;
 #ifdef CONFIG_COMPLEX
 	int (*read)(struct map *m);	/* not a member: width */
+	int (*xlate)(struct map *m,
+		     const void *spec, unsigned int *flags);
 #endif
 };
 #ifdef CONFIG_OLPC
@@ -90,9 +92,11 @@ class OptionsForTest(unittest.TestCase):
             self.assertEqual(options(
                 "2:9: error: undefined identifier 'BOARD_REG' (as sh)"),
                 ["CONFIG_BOARD_A"])
-            self.assertEqual(options(
-                "5:3: error: no member 'read' in struct map"),
-                ["CONFIG_COMPLEX"])
+            # one declared over two lines too (gpio_chip's of_xlate)
+            for member in ("read", "xlate"):
+                self.assertEqual(options(
+                    "5:3: error: no member '%s' in struct map" % member),
+                    ["CONFIG_COMPLEX"], member)
             # a function (defined or declared), an extern variable
             for name in ("board_at_least", "board_revs", "after_body"):
                 self.assertEqual(options(

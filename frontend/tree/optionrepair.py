@@ -148,6 +148,9 @@ def _index_file(path, defines, members):
     # struct is a typedef's, its name after the body
     struct, depth, outer, macro, comment = None, 0, 0, False, False
     named = False
+    # a member's declaration so far: a function pointer's parameters
+    # may go on over lines (gpio_chip's of_xlate)
+    decl = b""
 
     def add(name, n, stack):
         defines.setdefault(name.decode(), []).append(
@@ -183,11 +186,17 @@ def _index_file(path, defines, members):
                     add(f.group(1), n, stack)
             outer = max(0, outer + bare.count(b"{") - bare.count(b"}"))
             continue
-        if depth == 1 and b";" in bare and any(cur for cur, _, _ in stack):
-            syms = [s for cur, _, _ in stack for s in cur]
-            for w in set(WORD.findall(bare)):
-                members.setdefault((struct, w.decode()), []).append(
-                    (path, n, syms))
+        if depth == 1:
+            decl += b" " + bare
+            if b";" in bare:
+                if any(cur for cur, _, _ in stack):
+                    syms = [s for cur, _, _ in stack for s in cur]
+                    for w in set(WORD.findall(decl)):
+                        members.setdefault((struct, w.decode()), []).append(
+                            (path, n, syms))
+                decl = b""
+        else:
+            decl = b""
         depth += bare.count(b"{") - bare.count(b"}")
         if depth <= 0:
             t = TYPEDEF_END.match(bare) if named else None

@@ -816,6 +816,35 @@ class DependencyOptionsTest(KdirTree, unittest.TestCase):
                 ("CONFIG_COMPILE_TEST", "y"), ("CONFIG_FOO_LIB", "m"),
                 ("CONFIG_FOO_OF", "y")])
 
+    def test_what_every_selector_of_a_bare_option_needs(self):
+        """A tristate only a select turns on (REBOOT_MODE) is on only
+        with one of its selectors: what each of them needs, directly or
+        through a dependency, is on for its parse (OF); what one of
+        them does not need is not."""
+        with TempDir() as tmp:
+            root, d = self.same_kernel_tree(tmp)
+            write(os.path.join(d, "Kconfig"),
+                  "config FOO_A\n\ttristate\n"
+                  "config FOO_SYSCON\n\ttristate \"syscon\"\n"
+                  "\tdepends on FOO_OF && FOO_LIB\n\tselect FOO_A\n"
+                  "config FOO_PON\n\ttristate \"pon\"\n"
+                  "\tdepends on FOO_PMIC\n\tselect FOO_A\n"
+                  "config FOO_PMIC\n\ttristate \"pmic\"\n"
+                  "\tdepends on FOO_OF\n"
+                  "config FOO_B\n\ttristate\n\tdefault m if FOO_PMIC\n")
+            write(os.path.join(root, "lib", "Kconfig"),
+                  "config FOO_OF\n\tbool \"of\"\n"
+                  "config FOO_LIB\n\ttristate \"lib\"\n")
+            write(os.path.join(d, "Makefile"),
+                  "obj-$(CONFIG_FOO_A) += a.o\nobj-$(CONFIG_FOO_B) += b.o\n")
+            write(os.path.join(d, "b.c"), "int b;\n")
+            mm = self.module_map(root)
+            place = mm.resolve(os.path.join(d, "a.c"))
+            self.assertEqual(mm.dependencies(place), [("CONFIG_FOO_OF", "y")])
+            # one with a default is not judged by what selects it
+            place = mm.resolve(os.path.join(d, "b.c"))
+            self.assertEqual(mm.dependencies(place), [])
+
     def test_blocks_sources_selects_and_help_texts(self):
         """An option inherits the "if"/"menu" blocks it is sourced under,
         selects count, and a help text that reads like Kconfig ("if you
@@ -1029,8 +1058,10 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
 
     def test_symbols_architectures_select_and_a_third_step(self):
         """A symbol only architectures' options select (HAVE_ARM_SMCCC)
-        names them; what the dependencies' dependencies need counts
-        too, less."""
+        names them, unless a user can set it anywhere (WATCHDOG, which
+        only arm's options select) or it has a default; a prompt only
+        under COMPILE_TEST is no such prompt; what the dependencies'
+        dependencies need counts too, less."""
         with TempDir() as tmp:
             root, d = self.same_kernel_tree(tmp)
             write(os.path.join(d, "Kconfig"),
@@ -1040,18 +1071,28 @@ class ArchitectureOrderTest(KdirTree, unittest.TestCase):
                   "config FOO_FW\n\ttristate \"fw\"\n"
                   "\tdepends on FOO_SOC\n"
                   "config FOO_SOC\n\tbool\n\tdepends on ARCH_FOO\n"
-                  "config HAVE_SMC\n\tbool\n")
+                  "config HAVE_SMC\n\tbool\n"
+                  "config FOO_C\n\ttristate \"C\"\n"
+                  "\tdepends on FOO_DOG && FOO_ON && FOO_TIMER\n"
+                  "config FOO_DOG\n\tbool \"watchdogs\"\n"
+                  "config FOO_ON\n\tbool\n\tdefault y\n"
+                  "config FOO_TIMER\n\tbool \"timer\" if COMPILE_TEST\n")
             write(os.path.join(d, "Makefile"),
                   "obj-$(CONFIG_FOO_A) += a.o\n"
-                  "obj-$(CONFIG_FOO_B) += b.o\n")
+                  "obj-$(CONFIG_FOO_B) += b.o\n"
+                  "obj-$(CONFIG_FOO_C) += c.o\n")
             write(os.path.join(d, "b.c"), "int b;\n")
             write(os.path.join(root, "arch", "arm64", "Kconfig"),
                   "config ARM64\n\tdef_bool y\n\tselect HAVE_SMC\n"
                   "config ARCH_FOO\n\tbool \"foo SoC\"\n")
             write(os.path.join(root, "arch", "arm", "Kconfig"),
-                  "config ARM\n\tdef_bool y\n\tselect HAVE_SMC\n")
+                  "config ARM\n\tdef_bool y\n\tselect HAVE_SMC\n"
+                  "\tselect FOO_DOG\n\tselect FOO_ON\n")
+            write(os.path.join(root, "arch", "mips", "Kconfig"),
+                  "config MIPS\n\tdef_bool y\n\tselect FOO_TIMER\n")
             mm = self.module_map(root)
-            for c, want in (("a.c", ["arm", "arm64"]), ("b.c", ["arm64"])):
+            for c, want in (("a.c", ["arm", "arm64"]), ("b.c", ["arm64"]),
+                            ("c.c", ["mips"])):
                 place = mm.resolve(os.path.join(d, c))
                 self.assertEqual(mm.architectures(place, ["x86"]), want)
             # x86 selecting it too: the native architecture has it

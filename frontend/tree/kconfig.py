@@ -48,6 +48,8 @@ class Kconfig:
     def __init__(self, tree=None, kdir=None):
         self.tristate = set()
         self.prompted = set()   # a user can set them
+        # ... or one whose prompt has no condition ("if COMPILE_TEST")
+        self.free_prompt = set()
         self.prompted_in = {}   # "CONFIG_X" -> {Kconfig files prompting}
         self.implied = set()    # another option implies them
         self.bool = set()
@@ -226,6 +228,8 @@ class Kconfig:
                 self.prompted.add(sym)
                 self.prompted_in.setdefault(sym, set()).add(
                     os.path.normpath(path))
+                if not re.search(r"[\"']\s+if\s", line):
+                    self.free_prompt.add(sym)
             if sym and head in ("default", "def_bool", "def_tristate") and \
                     len(w) > 1:
                 rest = " ".join(w[1:])
@@ -414,6 +418,13 @@ class Kconfig:
         sparc's SBUS has a default, x86's and arm's is a bare bool (each
         architecture that has such drivers' Kconfig defines it)."""
         where = self.arches(sym)
+        if where and not self._defining_arches(sym) and (
+                sym in self.free_prompt or any(
+                    d[0] != "n" for d in self.default_exprs.get(sym, ()))):
+            # only architectures select it, but a user can set it
+            # anywhere or it has a default (WATCHDOG, which only arm's
+            # options select)
+            return frozenset()
         if not where or not self._defining_arches(sym) or \
                 sym in self.implied or \
                 self.types.get(sym) not in ("bool", "tristate"):
@@ -436,6 +447,23 @@ class Kconfig:
         if not self.arch_only(sym):
             return frozenset()
         return frozenset(self._arch_dir(f) for f in self.defined_in[sym])
+
+    def selectors_need(self, sym):
+        """What every option that selects sym depends on (directly or
+        through what it depends on), when only a select turns sym on
+        (REBOOT_MODE, a bare tristate whose selectors need OF, one
+        through MFD_SPMI_PMIC); else an empty set."""
+        if sym in self.prompted or sym in self.default_exprs or \
+                sym in self.implied:
+            return set()
+        by = sorted(self._selectors().get(sym, ()))
+
+        def needs(b):
+            out = set(self.depends.get(b, ()))
+            for d in sorted(out):
+                out |= self.depends.get(d, set())
+            return out
+        return set.intersection(*(needs(b) for b in by)) if by else set()
 
     def _selectors(self):
         if self._selected_by is None:

@@ -768,7 +768,8 @@ class ModuleMap:
         kc = self.kconfig
         want = set()
         for o in options:
-            direct = kc.depends.get(o, set()) | kc.selects_for(o, arch)
+            direct = kc.depends.get(o, set()) | kc.selects_for(o, arch) | \
+                kc.selectors_need(o)
             want |= direct
             for d in direct:
                 want |= kc.depends.get(d, set())

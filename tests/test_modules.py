@@ -948,8 +948,8 @@ class GeneratedHeadersTest(unittest.TestCase):
     def test_what_a_makefile_says_the_build_makes(self):
         """Rule targets (msm's pattern rule), targets and clean-files of
         the including file's directory or of one above it, in the tree;
-        no path that could leave the overlay; a FIFO or a huge Makefile
-        is not read."""
+        no path that could leave the overlay; a FIFO named Makefile is
+        not read (Makefiles are read as the Kconfig reader reads them)."""
         from frontend.tree import buildmade
         with TempDir() as tmp:
             root = os.path.join(tmp, "linux")

@@ -15,7 +15,7 @@ the real file declares. The Makefiles are read as data.
 import os
 import re
 
-from . import fswalk
+from .kconfig import logical_lines
 
 # the overlay directory a stand-in lies in starts so (overlay.py)
 PREFIX = "stand-in-"
@@ -23,8 +23,6 @@ TEXT = "/* modlife: empty stand-in for a file the build makes */\n"
 # Makefiles above the including file's directory that may make it
 # (msm/adreno/ files include what msm/Makefile makes)
 LEVELS = 3
-# larger Makefiles are not read (the largest of 6.12 is 90 KB)
-MAX_MAKEFILE = 1 << 20
 LISTS = re.compile(r"^(targets|clean-files|always-y|always-m|extra-y)\s*"
                    r"(?:\+=|:=|=)\s*(.*)$")
 RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)")
@@ -39,21 +37,10 @@ def safe_name(header):
         for p in parts)
 
 
-def _logical_lines(text):
-    return text.replace("\\\n", " ").splitlines()
-
-
 def _words(path):
     """The names a Makefile says its build makes (with %), or ()."""
-    try:
-        with fswalk.open_regular(path) as f:
-            data = f.read(MAX_MAKEFILE + 1)
-    except OSError:
-        return ()
-    if len(data) > MAX_MAKEFILE:
-        return ()
     out = []
-    for ln in _logical_lines(data.decode("utf-8", "replace")):
+    for ln in logical_lines(path):
         if ln.startswith("\t"):
             continue        # a recipe
         m = LISTS.match(ln.strip())
@@ -64,6 +51,17 @@ def _words(path):
         if m:
             out += m.group(1).split()
     return out
+
+
+def dirs_up(tree, d, levels):
+    """d and the directories above it, at most levels of them, while
+    they lie inside tree (not tree's top itself)."""
+    tree, d = os.path.abspath(tree), os.path.abspath(d)
+    for _ in range(levels):
+        if not (d + os.sep).startswith(tree + os.sep) or d == tree:
+            return
+        yield d
+        d = os.path.dirname(d)
 
 
 def _matches(word, name):
@@ -86,16 +84,10 @@ def made_by_build(tree, source, name):
     tree, names it as a target."""
     if not tree or not safe_name(name):
         return False
-    tree = os.path.abspath(tree)
-    d = os.path.dirname(os.path.abspath(source))
-    for _ in range(LEVELS):
-        if not (d + os.sep).startswith(tree + os.sep) or d == tree:
-            return False
-        for mk in ("Kbuild", "Makefile"):
-            if any(_matches(w, name) for w in _words(os.path.join(d, mk))):
-                return True
-        d = os.path.dirname(d)
-    return False
+    return any(_matches(w, name)
+               for d in dirs_up(tree, os.path.dirname(source), LEVELS)
+               for mk in ("Kbuild", "Makefile")
+               for w in _words(os.path.join(d, mk)))
 
 
 def stand_ins(paths):

@@ -9,7 +9,7 @@ in Python, from those files: nothing of the tree is run.
 import os
 import re
 
-from . import fswalk
+from . import buildmade, fswalk
 
 # a host program's source or table read as data (the largest, s390's
 # opcodes.txt, is 30 KB)
@@ -476,16 +476,9 @@ def wa_oob(tree, d, stem, header):
     rules' table) for STEM_wa_oob.rules, which lies in the directory d
     of the file that includes it or in one above (xe/display/ includes
     xe/'s), within tree."""
-    text = None
-    tree = os.path.abspath(tree)
-    d = os.path.abspath(d)
-    for _ in range(3):
-        if not (d + os.sep).startswith(tree + os.sep):
-            break
-        text = _text(os.path.join(d, stem + "_wa_oob.rules"))
-        if text is not None:
-            break
-        d = os.path.dirname(d)
+    text = next((t for t in (_text(os.path.join(up, stem + "_wa_oob.rules"))
+                             for up in buildmade.dirs_up(tree, d, 3))
+                 if t is not None), None)
     if text is None:
         return None
     rules = []          # [name, [rules of each line]]

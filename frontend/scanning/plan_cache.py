@@ -21,6 +21,7 @@ import re
 import time
 
 from .. import paths
+from ..tree import limits
 from ..tree.modules import config_words
 from .side_cache import SideCache
 
@@ -145,6 +146,9 @@ class PlanCache:
                     return None
                 options[f] = ([tuple(p) for p in opts], archs,
                               alt and [tuple(p) for p in alt])
+            hits = inputs.get("limits", [])
+            if not _pairs(hits):
+                return None
             if len(info) != len(plan["info"]) or not all(
                     _strs(v) for v in modules.values()) or not all(
                     isinstance(v, str) for v in skipped.values()) or \
@@ -155,6 +159,7 @@ class PlanCache:
             return None
         self.store.hit()
         self.hit = True
+        limits.replay(hits)     # as planning it anew would tell them
         return info, modules, skipped, options, flags
 
     def put(self, key, reads, plan, files, stop):
@@ -169,7 +174,8 @@ class PlanCache:
                             for p in sorted(reads.files)],
                   "dirs": [[d, _signature(d, True)] for d in sorted(dirs)],
                   "words": sorted([p, w, _signature(p, False)]
-                                  for p, w in reads.words.items())}
+                                  for p, w in reads.words.items()),
+                  "limits": sorted([p, w] for p, w in reads.limits.items())}
         recent = time.time_ns() - RECENT_NS
         if any(sig and max(sig[2], sig[3]) > recent
                for kind in ("files", "dirs", "words")

@@ -18,8 +18,8 @@ import time
 from . import link, sparse_engine, treekb
 from .. import paths
 from ..tree import archheaders, archnames, autoconf, buildmade, ccheaders, \
-    fswalk, genheaders, gentree, kconfeval, kerneltree, kflags, machdirs, \
-    optionrepair, treeflags
+    fswalk, genheaders, gentree, kconfeval, kerneltree, kflags, limits, \
+    machdirs, optionrepair, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
@@ -391,6 +391,7 @@ class Scanner:
     def scan(self, targets):
         cwd = os.getcwd()
         errors, outside = [], []
+        limits.take()   # what an earlier scan's readers told
         files = collect(targets, errors, outside)
         # named inputs that could not be checked at all
         self.input_errors = len(errors)
@@ -445,6 +446,11 @@ class Scanner:
             overlay.close()
             knowledge.close()
         findings, failed = loop.findings, loop.failed
+        # build files a reader's bound cut short: not read as kbuild
+        # reads them, so the scan did not check all it was asked to
+        for path, what in sorted(limits.take().items()):
+            errors.append({"file": _display(path, cwd), "message": what})
+            self.input_errors += 1
         if self.cocci == "all":
             # the type-aware engine decides the files it parsed
             parsed = {_display(f, cwd) for f in info} - {

@@ -22,10 +22,12 @@ _readers_lock = threading.Lock()
 
 class Reads:
     """The files opened (or tried), the directories listed or walked,
-    and the sources whose CONFIG_ words were taken, while it is open."""
+    the sources whose CONFIG_ words were taken, and the build files cut
+    short by a reader's bound (limits.py), while it is open."""
 
     def __init__(self):
         self.files, self.dirs, self.words = set(), set(), {}
+        self.limits = {}
 
     def __enter__(self):
         with _readers_lock:
@@ -39,14 +41,15 @@ class Reads:
 
 def note(kind, path, value=None):
     """Tells the open Reads that path was read (kind: files, dirs or
-    words, with the words' digest as value)."""
+    words, with the words' digest as value; limits, with what bound
+    cut it short)."""
     if not _readers:
         return
     path = os.path.abspath(path)
     with _readers_lock:
         for r in _readers:
-            if kind == "words":
-                r.words[path] = value
+            if kind in ("words", "limits"):
+                getattr(r, kind)[path] = value
             else:
                 getattr(r, kind).add(path)
 

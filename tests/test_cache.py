@@ -11,7 +11,7 @@ import unittest
 
 from util import (TempDir, copy_module, copy_module_headed, finding_keys,
                   run, MODLIFE, expected,
-                  seeded)
+                  read_entry, seeded, write_entry)
 
 STATS = re.compile(r"(\d+) files, (\d+) checked, (\d+) skipped .*, "
                    r"(\d+) not parsed, (\d+) from cache")
@@ -78,16 +78,14 @@ class CacheTest(unittest.TestCase):
             r1, _, _ = scan_stats([d], cache)
             entry, = glob.glob(os.path.join(cache, "modules", "*",
                                             "*.json"))
-            with open(entry) as f:
-                e = json.load(f)
+            e = read_entry(entry)
             self.assertEqual(len(e["standing"]), len(r1["findings"]))
             self.assertEqual(sorted(os.path.basename(h) for v in
                                     e["files"].values() for h in v["deps"]),
                              ["evq.h", "evq.h"])
             for x in e["standing"]:
                 x["message"] = "kept: " + x["message"]
-            with open(entry, "w") as f:
-                json.dump(e, f)
+            write_entry(entry, e)
             # the facts are not read: an entry of theirs that is no
             # longer JSON changes nothing
             for fact in glob.glob(os.path.join(cache, "??", "*.json")):
@@ -103,15 +101,13 @@ class CacheTest(unittest.TestCase):
             self.assertEqual(json.loads(res.stdout)["findings"],
                              r1["findings"])
             for bad in ("line", "deps"):
-                with open(entry) as f:
-                    e = json.load(f)
+                e = read_entry(entry)
                 if bad == "line":
                     e["standing"][0]["line"] = "1"
                 else:
                     for v in e["files"].values():
                         v["deps"] = {"/etc/hostname": None}
-                with open(entry, "w") as f:
-                    json.dump(e, f)
+                write_entry(entry, e)
                 r3, _, _ = scan_stats([d], cache)
                 self.assertEqual(r3["findings"], r1["findings"], bad)
             # the module's header changed: linked again, kept again

@@ -14,7 +14,8 @@ import sys
 import unittest
 from unittest import mock
 
-from util import cold, CORPUS, MODLIFE, ROOT, TempDir, git, run, scan, write
+from util import (cold, CORPUS, MODLIFE, ROOT, TempDir, git, read_entry, run,
+                  scan, write, write_entry)
 
 sys.path.insert(0, ROOT)
 
@@ -62,8 +63,7 @@ def entries(cache):
 
 
 def put_entry(path, deps, facts):
-    with open(path, "w") as f:
-        json.dump({"deps": deps, "facts": facts, "error": None}, f)
+    write_entry(path, {"deps": deps, "facts": facts, "error": None})
 
 
 def poison(cache, modules, changes):
@@ -72,8 +72,7 @@ def poison(cache, modules, changes):
     rc, _, err = scan(modules, "--cache-dir", cache)
     assert rc == 1, err
     for e in entries(cache):
-        with open(e) as f:
-            entry = json.load(f)
+        entry = read_entry(e)
         tu = json.loads(next(x for x in entry["facts"] if '"k":"tu"' in x))
         i = modules.index(os.path.dirname(tu["file"]))
         put_entry(e, *changes[i](entry["deps"], entry["facts"]))
@@ -110,23 +109,19 @@ class CachedFlagsTest(unittest.TestCase):
             [kf] = glob.glob(os.path.join(cache, "kflags-*.json"))
             victim = os.path.join(tmp, "victim.txt")
             write(victim, "victim data\n")
-            with open(kf) as f:
-                flags = json.load(f)
-            with open(kf, "w") as f:
-                json.dump(flags + ["--modlife-facts=" + victim], f)
+            flags = read_entry(kf)
+            write_entry(kf, flags + ["--modlife-facts=" + victim])
             rc, result, err = scan([m], "--cache-dir", cache)
             self.assertEqual(rc, 1, err)
             self.assertEqual(len(result["findings"]), 1)
             with open(victim) as f:
                 self.assertEqual(f.read(), "victim data\n")
-            with open(kf) as f:
-                self.assertEqual(json.load(f), flags)   # written again
+            self.assertEqual(read_entry(kf), flags)     # written again
 
     def test_the_probes_flags_have_the_allowed_shapes(self):
         from frontend.tree import kflags
         [path] = glob.glob(os.path.join(WARM, "kflags-*.json"))
-        with open(path) as f:
-            flags = json.load(f)
+        flags = read_entry(path)
         self.assertTrue(kflags.valid_flags(flags))
         for bad in (["--modlife-facts=/x"], ["-o", "/x"], ["-MF", "/x"],
                     ["-Wp,-MD,/x"], ["-E"], ["-fdump-ir"], ["-include"],
@@ -467,3 +462,105 @@ class ArchWalkTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CacheSealTest(unittest.TestCase):
+    """Owner and mode say who wrote a cache, not what: a cache committed
+    in the change being scanned, or restored from another job, is the CI
+    user's own. Entries are sealed with the user's key, kept outside the
+    cache, and a cache inside the scanned checkout is not used."""
+
+    def scan_json(self, paths, *extra, env=None):
+        res = run([MODLIFE, "scan", "--format", "json", "--jobs", "1"] +
+                  list(extra) + paths, env=env)
+        return res.returncode, json.loads(res.stdout), res.stderr
+
+    def test_a_cache_inside_the_scanned_checkout_is_not_used(self):
+        with TempDir() as tmp:
+            work = os.path.join(tmp, "work")
+            m = module(work)
+            git(work, "init", "-q")
+            inside = os.path.join(work, ".mlcache")
+            rc, result, err = self.scan_json([m], "--cache-dir", inside)
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(len(result["findings"]), 1)
+            self.assertEqual(err.count("lies inside the scanned tree %s"
+                                       % work), 1, err)
+            # nothing written there for a later scan to read
+            self.assertEqual(glob.glob(os.path.join(inside, "*", "*")), [])
+            # the same cache beside the checkout is used
+            beside = new_cache(tmp)
+            self.scan_json([m], "--cache-dir", beside)
+            self.assertTrue(entries(beside))
+
+    def test_an_entry_edited_by_someone_else_is_a_miss(self):
+        """The owner's file, edited without the key (a module result with
+        no standing finding: the CI user checked it out): refused."""
+        with TempDir() as tmp:
+            m = module(tmp)
+            cache = new_cache(tmp)
+            rc, _, err = self.scan_json([m], "--cache-dir", cache)
+            self.assertEqual(rc, 1, err)
+            [entry] = glob.glob(os.path.join(cache, "modules", "*", "*"))
+            e = read_entry(entry)
+            e["standing"] = []
+            with open(entry, "w") as f:     # no seal: json as it was
+                json.dump(e, f)
+            rc, result, err = self.scan_json([m], "--cache-dir", cache)
+            self.assertEqual(rc, 1, err)
+            self.assertEqual(len(result["findings"]), 1)
+            self.assertIn("not used: one is not sealed with this user's "
+                          "key", err)
+            # with the seal the owner could make, the entry is taken
+            write_entry(entry, e)
+            rc, result, err = self.scan_json([m], "--cache-dir", cache)
+            self.assertEqual((rc, result["findings"]), (0, []), err)
+
+    def test_an_entry_under_another_key_or_name_is_a_miss(self):
+        """A restored cache written by a job with another secret is a
+        miss; and a sealed entry copied under another name is refused."""
+        from frontend.scanning import cache_seal
+        with TempDir() as tmp:
+            m = module(tmp)
+            cache = new_cache(tmp)
+            job1 = dict(os.environ, MODLIFE_CACHE_KEY="secret of job one")
+            job2 = dict(os.environ, MODLIFE_CACHE_KEY="another secret")
+            args = ["--stats", "--cache-dir", cache]
+            self.scan_json([m], *args, env=job1)
+            _, _, err = self.scan_json([m], *args, env=job1)
+            self.assertIn("1 from cache", err)
+            rc, result, err = self.scan_json([m], *args, env=job2)
+            self.assertIn("0 from cache", err)
+            self.assertEqual(len(result["findings"]), 1)
+        sealed = cache_seal.seal("modules/" + "a" * 64, b"{}")
+        self.assertEqual(cache_seal.unseal("modules/" + "a" * 64, sealed),
+                         b"{}")
+        for label in ("modules/" + "b" * 64, "plan/" + "a" * 64):
+            with self.assertRaises(cache_seal.Unsealed):
+                cache_seal.unseal(label, sealed)
+
+    def test_the_key_is_the_users_alone(self):
+        """Made on first use, readable by the user only; one others may
+        read, or one inside the cache, leaves the cache unused."""
+        with TempDir() as tmp:
+            m = module(tmp)
+            conf = os.path.join(tmp, "conf")
+            env = dict(os.environ, XDG_CONFIG_HOME=conf)
+            env.pop("MODLIFE_CACHE_KEY", None)
+            cache = new_cache(tmp)
+            rc, _, err = self.scan_json([m], "--cache-dir", cache, env=env)
+            key = os.path.join(conf, "modlife", "cache-key")
+            st = os.stat(key)
+            self.assertEqual((st.st_size, st.st_mode & 0o777), (32, 0o600))
+            os.chmod(key, 0o644)
+            rc, result, err = self.scan_json([m], "--stats", "--cache-dir",
+                                             cache, env=env)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("has no key to seal its entries with", err)
+            self.assertIn("0 from cache", err)
+            os.chmod(key, 0o600)
+            env["XDG_CONFIG_HOME"] = os.path.join(cache, "conf")
+            rc, result, err = self.scan_json([m], "--cache-dir", cache,
+                                             env=env)
+            self.assertEqual(rc, 1, err)
+            self.assertIn("holds the key that seals its entries", err)

@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 from test_modules import fake_tree
-from util import TempDir, seeded, write
+from util import TempDir, read_entry, seeded, write, write_entry
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
@@ -115,29 +115,44 @@ class PlanCacheTest(unittest.TestCase):
             self.assertEqual(glob.glob(os.path.join(cache, "plan", "*",
                                                     "*.json")), [])
 
+    def test_an_entry_that_cannot_go_stale_is_planned_again(self):
+        """Even sealed: a plan whose inputs name no directory of its
+        files would hold on any checkout (here: its module not-built)."""
+        with TempDir() as tmp:
+            d, cache, files = tree_and_cache(tmp)
+            first, _ = self.plan(cache, files)
+            entry, = glob.glob(os.path.join(cache, "plan", "*", "*.json"))
+            e = read_entry(entry)
+            e["inputs"] = {"files": [], "dirs": [], "words": []}
+            plan = e["plan"]
+            for f in list(plan["info"]):
+                plan["skipped"][f] = "not-built"
+                for k in ("info", "options", "flags"):
+                    del plan[k][f]
+            plan["modules"] = {}
+            write_entry(entry, e)
+            self.assertEqual(self.plan(cache, files), (first, False))
+
     def test_entry_of_another_shape_is_planned_again(self):
         with TempDir() as tmp:
             d, cache, files = tree_and_cache(tmp)
             first, _ = self.plan(cache, files)
             entry, = glob.glob(os.path.join(cache, "plan", "*", "*.json"))
-            with open(entry) as f:
-                e = json.load(f)
+            e = read_entry(entry)
             a = os.path.join(d, "a.c")
             for bad in ({"-I/x": 1}, [["CONFIG_X"]], None):
                 e["plan"]["options"][a][0] = bad
-                write(entry, json.dumps(e))
+                write_entry(entry, e)
                 self.assertEqual(self.plan(cache, files), (first, False))
-                with open(entry) as f:
-                    e = json.load(f)
+                e = read_entry(entry)
             # flags no Makefile reader gives are not for the checker's
             # command line
             for bad in (["--modlife-facts=" + tmp], ["-o", tmp],
                         ["-include"]):
                 e["plan"]["flags"][a] = bad
-                write(entry, json.dumps(e))
+                write_entry(entry, e)
                 self.assertEqual(self.plan(cache, files), (first, False))
-                with open(entry) as f:
-                    e = json.load(f)
+                e = read_entry(entry)
             write(entry, "{")
             self.assertEqual(self.plan(cache, files), (first, False))
 

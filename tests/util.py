@@ -299,3 +299,35 @@ def needs_fetched(path, target):
     return unittest.skipIf(CHECK_ONLY and not os.path.exists(path),
                            "make check: %s not fetched (make %s)"
                            % (os.path.relpath(path, ROOT), target))
+
+
+def _entry_label(path):
+    """The name a cache entry at path is sealed under (cache_seal.py)."""
+    base = os.path.basename(path)
+    parent = os.path.basename(os.path.dirname(path))
+    kind = os.path.basename(os.path.dirname(os.path.dirname(path)))
+    if base.startswith("kflags-"):
+        return "kflags/" + base
+    if parent == "knowledge":
+        return "knowledge/" + base
+    if kind in ("plan", "modules", "cocci", "link"):
+        return kind + "/" + base[:-len(".json")]
+    return "facts/" + base[:-len(".json")]
+
+
+def read_entry(path):
+    """The JSON value of the cache entry at path, as its owner (the
+    tests' user, with the user's key) may read it."""
+    from frontend.scanning import cache_seal
+    with open(path, "rb") as f:
+        return json.loads(cache_seal.unseal(_entry_label(path), f.read()))
+
+
+def write_entry(path, value):
+    """Rewrites the cache entry at path with value, sealed again with the
+    user's key: what only the cache's owner can do (a test of what the
+    reader checks beyond the seal)."""
+    from frontend.scanning import cache_seal
+    body = json.dumps(value).encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(cache_seal.seal(_entry_label(path), body))

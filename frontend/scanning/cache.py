@@ -8,13 +8,15 @@ A cache that cannot be written is reported once and the scan goes on
 without it; an entry that cannot be read is a miss.
 
 The cache is data, not trusted code: a directory (a team's --cache-dir,
-a CI cache restored from other jobs) may hold entries someone else
-wrote. A cache directory, or an entry, that is not ours (owned by
-another user, or writable by group or others) is not used, as git does
-for a repository (safe.directory); an entry is used only when every
-part of it has the shape the scan writes: facts are whole lines of the
-checker's flat objects, and its dependencies are regular files where
-the scan itself would have found them.
+a CI cache restored from other jobs, one committed in the change being
+scanned) may hold entries someone else wrote. A cache directory, or an
+entry, that is not ours (owned by another user, or writable by group or
+others) is not used, as git does for a repository (safe.directory); an
+entry is used only when its seal holds (cache_seal.py: written by a
+scan that had the user's key, under this very key) and every part of it
+has the shape the scan writes: facts are whole lines of the checker's
+flat objects, and its dependencies are regular files where the scan
+itself would have found them.
 """
 import hashlib
 import json
@@ -22,7 +24,7 @@ import os
 import stat
 import tempfile
 
-from . import link, sparse_engine
+from . import cache_seal, link, sparse_engine
 from ..tree.fswalk import MAX_SOURCE, open_regular
 
 CHUNK = 1 << 20
@@ -66,6 +68,12 @@ def read_trusted(path, limit=MAX_SOURCE):
         if st.st_size > limit:
             raise ValueError("larger than %d bytes" % limit)
         return f.read(limit + 1)
+
+
+def read_entry(path, label, limit=MAX_SOURCE):
+    """The body of the sealed cache entry label at path (read_trusted()).
+    Raises Distrusted, cache_seal.Unsealed, ValueError or OSError."""
+    return cache_seal.unseal(label, read_trusted(path, limit + 200))
 
 
 def file_hash(path, limit=MAX_SOURCE):
@@ -142,7 +150,8 @@ class FactCache:
         if directory:
             try:
                 os.makedirs(directory, DIR_MODE, exist_ok=True)
-                why = distrust(os.stat(directory))
+                why = distrust(os.stat(directory)) or \
+                    cache_seal.usable_with(directory)
             except OSError as e:
                 why = "is not usable (%s)" % (e.strerror or e)
             if why:
@@ -172,6 +181,14 @@ class FactCache:
 
     def _path(self, key):
         return os.path.join(self.dir, key[:2], key + ".json")
+
+    def refuse(self, why):
+        """No cache from now on (one note): why names the reason."""
+        if self.dir:
+            self.warn("cache %s %s; scanning without it" % (self.dir, why))
+        self._noted = True
+        self.dir = None
+        self.writable = False
 
     def _roots(self, source, flags):
         """Where the headers an entry of source depends on can be: its
@@ -225,8 +242,8 @@ class FactCache:
                 why = distrust_dir(os.path.dirname(path))
                 if why:
                     raise Distrusted(why)
-                data = read_trusted(path)
-            except Distrusted as e:
+                data = read_entry(path, "facts/" + key)
+            except (Distrusted, cache_seal.Unsealed) as e:
                 if not self._noted:
                     self._noted = True
                     self.warn("cache entries in %s not used: one %s"
@@ -261,7 +278,8 @@ class FactCache:
                 deps[f["file"]] = file_hash(f["file"])
         try:
             write_entry(self._path(key),
-                        {"deps": deps, "facts": facts, "error": err})
+                        {"deps": deps, "facts": facts, "error": err},
+                        "facts/" + key)
         except OSError as e:
             self.writable = False
             self.warn("cannot write the cache in %s (%s); going on without "
@@ -270,16 +288,17 @@ class FactCache:
         return deps
 
 
-def write_entry(path, data):
-    """Writes data as JSON to path at once: a temporary file beside it,
-    then a rename, so a reader sees the old entry or the whole new one.
-    Raises OSError."""
+def write_entry(path, data, label):
+    """Writes data as JSON to path, sealed as the entry label, at once: a
+    temporary file beside it, then a rename, so a reader sees the old
+    entry or the whole new one. Raises OSError."""
     os.makedirs(os.path.dirname(path), DIR_MODE, exist_ok=True)
+    body = json.dumps(data, separators=(",", ":")).encode("utf-8")
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as f:
+            f.write(cache_seal.seal(label, body))
         os.replace(tmp, path)
         tmp = None
     finally:

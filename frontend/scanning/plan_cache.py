@@ -149,6 +149,12 @@ class PlanCache:
             hits = inputs.get("limits", [])
             if not _pairs(hits):
                 return None
+            # an entry that cannot go stale is none a scan wrote: each
+            # file it plans has its directory among what decided it
+            seen = {d for d, _ in inputs["dirs"]}
+            if not all(os.path.dirname(f) in seen
+                       for f in list(plan["info"]) + list(skipped)):
+                return None
             if len(info) != len(plan["info"]) or not all(
                     _strs(v) for v in modules.values()) or not all(
                     isinstance(v, str) for v in skipped.values()) or \

@@ -23,7 +23,7 @@ from ..tree import archheaders, archnames, autoconf, buildmade, ccheaders, \
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
 from .staging import shown_path
-from .cache import FactCache
+from .cache import FactCache, tree_top
 from .cocci_cache import CocciCache
 from .plan_cache import PlanCache
 from ..tree.kconfig import Kconfig, arch_of
@@ -321,6 +321,7 @@ class Scanner:
         reason. The plan of the same files in an unchanged tree comes
         from the cache (self.plan_flags: each checked file's flags)."""
         root = self._root(files)
+        self._cache_outside(files, root)
         kdir = self.own.kdir_for(root)
         with self._model_lock:
             self._model, self._model_args = None, (root, kdir, explicit)
@@ -334,6 +335,28 @@ class Scanner:
             self.plan_cache.put(key, reads, hit, files, root)
         info, modules, skipped, options, self.plan_flags = hit
         return info, modules, skipped, options
+
+    def _cache_outside(self, files, root):
+        """A cache inside the scanned tree, or the checkout the files
+        lie in, is not used: a change could ship entries in it (a CI
+        cache kept under the project's directory), and the scan would
+        read what the change says of itself."""
+        top = self.cache.dir and os.path.realpath(self.cache.dir)
+        if not top:
+            return
+        tops = {root} if root else set()
+        for d in {os.path.dirname(f) for f in files}:
+            tops.add(d)
+            tops.add(tree_top(os.path.join(d, "x")))
+        tops.discard(None)
+        for t in sorted(tops):
+            real = os.path.realpath(t)
+            if top == real or top.startswith(real.rstrip(os.sep) + os.sep):
+                self.cache.refuse("lies inside the scanned tree %s: a "
+                                  "change could ship its entries" % t)
+                self.cocci_cache = CocciCache(None, self.warn)
+                self.plan_cache = PlanCache(None, self.warn)
+                return
 
     def _plan_fresh(self, files, native):
         kconfig, mmap = self._model_of()

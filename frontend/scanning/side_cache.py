@@ -4,13 +4,16 @@ keep: the semantic patches' results (cocci_cache.py), a module's link
 (link_cache.py). Each kind has a subdirectory of the fact cache's
 directory; an entry is one JSON file named by its key, written at once,
 and trusted only as the fact cache trusts its own: ours, not writable by
-others, no larger than a bound. The kind checks an entry's shape."""
+others, sealed with the user's key as the entry of its kind and key
+(cache_seal.py), no larger than a bound. The kind checks an entry's
+shape."""
 import json
 import os
 import threading
 
+from . import cache_seal
 from .cache import (DIR_MODE, Distrusted, distrust, distrust_dir,
-                    read_trusted, write_entry)
+                    read_entry, write_entry)
 
 MAX_ENTRY = 1 << 20
 
@@ -20,6 +23,7 @@ class SideCache:
         """directory: the fact cache's (None: no cache); kind: the
         subdirectory; what: the entries' name in a warning."""
         self.dir = directory and os.path.join(directory, kind)
+        self.kind = kind
         self.what = what
         self.warn = warn
         self.limit = limit
@@ -40,8 +44,9 @@ class SideCache:
                 distrust_dir(os.path.dirname(path))
             if why:
                 raise Distrusted(why)
-            return json.loads(read_trusted(path, self.limit).decode("utf-8"))
-        except Distrusted as e:
+            return json.loads(read_entry(path, self.kind + "/" + key,
+                                         self.limit).decode("utf-8"))
+        except (Distrusted, cache_seal.Unsealed) as e:
             with self._lock:
                 noted, self._noted = self._noted, True
             if not noted:
@@ -67,6 +72,6 @@ class SideCache:
             if distrust(os.stat(self.dir)) or \
                     distrust(os.stat(os.path.dirname(path))):
                 return
-            write_entry(path, value)
+            write_entry(path, value, self.kind + "/" + key)
         except OSError:
             pass

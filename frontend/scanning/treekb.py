@@ -156,12 +156,16 @@ def _coverage(root, path):
 _SOURCE = re.compile(rb"\t([\w./+-]+\.[ch]):\d+")
 
 
-def _load(path):
-    """A manifest of the cache, or None (missing, not ours, not one)."""
+def _load(path, knowledge):
+    """A manifest of the cache, or None (missing, not ours, not one, or
+    not of the knowledge file beside it as it is now)."""
     if not _ours(path):
         return None
     try:
-        data = json.loads(cache.read_trusted(path, MAX_MANIFEST))
+        data = json.loads(cache.read_entry(
+            path, "knowledge/" + os.path.basename(path), MAX_MANIFEST))
+        if data["knowledge"] != cache.file_hash(knowledge):
+            return None
         for k in ("files", "names", "members", "member_files"):
             if not isinstance(data[k], list):
                 return None
@@ -172,8 +176,9 @@ def _load(path):
 
 
 def _save(path, data):
-    """Writes a manifest atomically (a private name, then replaced)."""
-    fswalk.replace_with(path, lambda f: json.dump(data, f))
+    """Writes a manifest atomically (a private name, then replaced),
+    sealed (cache_seal.py)."""
+    cache.write_entry(path, data, "knowledge/" + os.path.basename(path))
 
 
 # a manifest of a tree of 60,000 files is about 4 MB
@@ -293,7 +298,7 @@ class Knowledge:
         out = self._place(tag + "-" + key)
         why = "derived for the first time"
         if out and _ours(out) and derived_from(out):
-            manifest = _load(out[:-len(".tsv")] + ".json")
+            manifest = _load(out[:-len(".tsv")] + ".json", out)
             why = manifest and stale(root, manifest) if manifest else \
                 "no record of what it was derived from"
             if not why:
@@ -336,7 +341,7 @@ class Knowledge:
             out = moved
         elif not self.tmp:
             self._keep(out[:-len(".tsv")] + ".json", {
-                "stat": stats, "names": sorted(record["names"]),
+                "knowledge": cache.file_hash(out), "stat": stats, "names": sorted(record["names"]),
                 "members": sorted(record["members"]),
                 "files": sorted(os.path.relpath(f, root)
                                 for f in record["files"]),

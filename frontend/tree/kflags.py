@@ -144,7 +144,8 @@ def valid_flags(flags):
 def _read_cached(path):
     """The flags in a cache file of ours, or None."""
     try:
-        data = json.loads(cache.read_trusted(path).decode("utf-8"))
+        data = json.loads(cache.read_entry(
+            path, "kflags/" + os.path.basename(path)).decode("utf-8"))
     except (OSError, ValueError):
         return None
     return data if valid_flags(data) else None
@@ -160,7 +161,8 @@ def kernel_flags(kdir, cache_dir=""):
                           % kdir)
     if cache_dir == "":
         cache_dir = user_cache_dir()
-    if cache_dir and cache.distrust_dir(cache_dir):
+    if cache_dir and (cache.distrust_dir(cache_dir) or
+                      cache.cache_seal.usable_with(cache_dir)):
         cache_dir = None
     path = _cache_path(kdir, cache_dir) if cache_dir else None
     if path:
@@ -171,17 +173,10 @@ def kernel_flags(kdir, cache_dir=""):
     flags = _absolutize(cwd, args)
     if not path:
         return flags
-    tmp = None
     try:
-        os.makedirs(os.path.dirname(path), cache.DIR_MODE, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path))
-        with os.fdopen(fd, "w") as f:
-            json.dump(flags, f)
-        os.replace(tmp, path)
+        cache.write_entry(path, flags, "kflags/" + os.path.basename(path))
     except OSError:
-        # a read-only cache only costs time
-        if tmp and os.path.exists(tmp):
-            os.unlink(tmp)
+        pass    # a read-only cache only costs time
     return flags
 
 

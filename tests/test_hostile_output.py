@@ -262,6 +262,58 @@ class ProveInputTest(unittest.TestCase):
             self.assertTrue(os.path.isfile(os.path.join(dest, "sub", "x.h")))
 
 
+class ConsoleLogTest(unittest.TestCase):
+    """prove --console-log FILE adds the guest console (the module's own
+    printk) to FILE: a link planted under the name is replaced, never
+    written through, and a run that adds nothing leaves FILE alone."""
+
+    def test_the_console_log_is_not_written_through_a_link(self):
+        from unittest import mock
+        from frontend.proving import prove
+
+        class Booted:       # a boot that wrote the console, then failed
+            def __init__(self, kdir, timeout, kernel, cache, wait, log,
+                         progress=None):
+                log.write(b"[    4.1] ]; echo PWNED; #\n")
+                raise prove.ProveError("no guest")
+        with TempDir() as tmp:
+            victim = os.path.join(tmp, "outside", "victim.log")
+            os.makedirs(os.path.dirname(victim))
+            log = os.path.join(tmp, "tree", "console.log")
+            os.makedirs(os.path.dirname(log))
+            os.symlink(victim, log)
+            with mock.patch.object(prove, "Prover", Booted):
+                with self.assertRaises(prove.ProveError):
+                    prove.run([os.path.join(tmp, "tree", "m")], kdir(),
+                              None, console_log=log)
+            self.assertFalse(os.path.lexists(victim))
+            self.assertFalse(os.path.islink(log))
+            with open(log, "rb") as f:
+                self.assertEqual(f.read(), b"[    4.1] ]; echo PWNED; #\n")
+
+    def test_a_log_is_added_to_and_left_alone_when_nothing_came(self):
+        from frontend.ci import outputs
+        with TempDir() as tmp:
+            log = os.path.join(tmp, "console.log")
+            write(log, "first boot\n")
+            out = outputs.Appended(log)
+            with out.open() as f:
+                f.write(b"second boot\n")
+            out.close()
+            with open(log) as f:
+                self.assertEqual(f.read(), "first boot\nsecond boot\n")
+            victim = os.path.join(tmp, "victim")
+            write(victim, "precious\n")
+            os.unlink(log)
+            os.symlink(victim, log)
+            outputs.Appended(log).close()      # no boot: nothing added
+            self.assertEqual(os.readlink(log), victim)
+            with open(victim) as f:
+                self.assertEqual(f.read(), "precious\n")
+            self.assertEqual(sorted(os.listdir(tmp)),
+                             ["console.log", "victim"])
+
+
 TOKEN = "0123456789abcdef"
 
 

@@ -122,6 +122,45 @@ class Output:
             self.tmp = None
 
 
+class Appended(Output):
+    """An output that adds to what the file holds (a console log): the
+    temporary file starts with the file's bytes when the name is a
+    regular file (never read through a link planted there), is written
+    in binary and renamed over the name by commit(); one nothing was
+    added to is discarded, the file left as it was."""
+
+    def __init__(self, path, inputs=()):
+        super().__init__(path, inputs)
+        self.added = False
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK |
+                         os.O_CLOEXEC)
+        except OSError:
+            return      # none there yet, or a link: nothing to keep
+        try:
+            if stat.S_ISREG(os.fstat(fd).st_mode):
+                with open(self.tmp, "wb") as out, \
+                        os.fdopen(os.dup(fd), "rb") as old:
+                    while True:
+                        chunk = old.read(1 << 20)
+                        if not chunk:
+                            break
+                        out.write(chunk)
+        finally:
+            os.close(fd)
+
+    def open(self):
+        self.added = True
+        return open(self.tmp, "ab")
+
+    def close(self):
+        """commit() when something was added, else discard()."""
+        if self.added:
+            self.commit()
+        else:
+            self.discard()
+
+
 def patch_dir(path):
     """Checks (and makes) the directory patches go to."""
     link = _linked_dir(os.path.join(path, "x"))

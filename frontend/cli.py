@@ -6,6 +6,7 @@ import sys
 
 from . import VERSION, paths
 from .ci import outputs, report
+from .scanning.staging import say
 from .tree import kflags
 from .rules import EXPERIMENTAL, RULES, doc_page, select
 
@@ -248,8 +249,7 @@ def cmd_scan(a):
     try:
         known = baseline.load(a.baseline) if a.baseline else None
     except (OSError, ValueError, KeyError, TypeError) as e:
-        sys.stderr.write("modlife: cannot read baseline %s: %s\n"
-                         % (a.baseline, e))
+        say("cannot read baseline %s: %s" % (a.baseline, e))
         return 2
     outs = []
     try:
@@ -257,7 +257,7 @@ def cmd_scan(a):
             outs.append(outputs.Output(target, a.paths) if target else None)
         return _scan_into(a, kdir, rules, cache_dir, known, *outs)
     except outputs.OutputError as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     finally:
         for o in outs:
@@ -286,7 +286,7 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
             result = scanner.scan(a.paths)
     except (ScanError, LinkError, kflags.KbuildError,
             diffbase.DiffError) as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     if a.stats:
         st = scanner.stats
@@ -313,7 +313,7 @@ def _scan_into(a, kdir, rules, cache_dir, known, out_file, base_file):
         try:
             _scan_prove(a, kdir, result)
         except ProveError as e:
-            sys.stderr.write("modlife: %s\n" % e)
+            say(e)
             return 2
     if out_file:
         with out_file.open() as out:
@@ -349,13 +349,13 @@ def cmd_fix(a):
             author = patchmail.identity(a.author)
             outputs.patch_dir(a.format_patch)
     except (outputs.OutputError, patchmail.IdentityError) as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     try:
         s = scanner()
         result = s.scan(a.paths)
     except (ScanError, LinkError, kflags.KbuildError) as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     report.FORMATS["text"]({"findings": [], "errors": result["errors"]},
                            sys.stdout, sys.stderr)
@@ -378,7 +378,7 @@ def cmd_fix(a):
             _write_patches(a.format_patch, collect, result["findings"], s,
                            author, a.signoff)
         except outputs.OutputError as e:
-            sys.stderr.write("modlife: %s\n" % e)
+            say(e)
             return 2
     sys.stderr.write("modlife fix: %d file(s) %s, %d error(s), %d "
                      "finding(s) without an automatic fix\n"
@@ -439,7 +439,7 @@ def cmd_link(a):
         result = link_built(a.paths, select(a.rules, a.disable),
                             explain=a.explain)
     except LinkError as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     if result is None:
         sys.stderr.write("modlife link: no facts files (.*.o.modlife) under "
@@ -460,7 +460,8 @@ def cmd_cocci(a):
     errors = []
     files = collect(a.paths, errors)
     for e in errors:
-        sys.stderr.write("%s: error: %s\n" % (e["file"], e["message"]))
+        sys.stderr.write("%s: error: %s\n" % (report.lead(e["file"]),
+                                               report.display(e["message"])))
     d = paths.cocci_dir()
     rules = [r for r in (a.rules or sorted(RULES)) if r not in a.disable]
     scripts = sorted({os.path.join(d, RULES[r].cocci) for r in rules
@@ -469,10 +470,11 @@ def cmd_cocci(a):
     try:
         cands = cocci_run.candidates(scripts, files, bad)
     except ValueError as e:
-        sys.stderr.write("modlife: error: %s\n" % e)
+        say("error: %s" % e)
         return 2
     for path, msg in bad:
-        sys.stderr.write("%s: error: %s\n" % (path, msg))
+        sys.stderr.write("%s: error: %s\n" % (report.lead(path),
+                                               report.display(msg)))
     rc = 0
     for s in scripts:
         if a.stats:
@@ -527,7 +529,7 @@ def cmd_prove(a):
             _prove_cache(a), a.wait, a.console_log, a.quiet, a.source,
             a.param, a.trigger, a.scenario)
     except (prove.ProveError, ScanError, kflags.KbuildError) as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     if a.format == "json":
         report.dump_json({"targets": [{
@@ -571,7 +573,7 @@ def cmd_kb(a):
     # the knowledge of a tree is read with the headers a scan of the
     # tree parses it with: a KDIR of its version, else its own
     tree = os.path.abspath(a.tree)
-    own = OwnHeaders(a.kdir, lambda m: sys.stderr.write("modlife: %s\n" % m))
+    own = OwnHeaders(a.kdir, say)
     if a.kdir or kerneltree.has_headers(tree):
         kdir = own.kdir_for(tree)
     else:
@@ -591,7 +593,7 @@ def cmd_kb(a):
         summary, _ = kb.build(a.tree, base, mmap, a.jobs, out,
                               mode=0o666 & ~mask, trusted=trusted)
     except (kb.KbError, kflags.KbuildError) as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     finally:
         overlay.close()
@@ -623,7 +625,7 @@ def main(argv):
         sys.stderr.write("modlife: terminated\n")
         return 143
     except paths.SettingError as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     except BrokenPipeError:
         # the reader went away (| head): no traceback, and no flush of
@@ -641,8 +643,8 @@ def main(argv):
     except Exception as e:     # 1 means findings: never say it for a crash
         if os.environ.get("MODLIFE_DEBUG"):
             raise
-        sys.stderr.write("modlife: internal error: %s: %s (MODLIFE_DEBUG=1 "
-                         "shows where)\n" % (type(e).__name__, e))
+        say("internal error: %s: %s (MODLIFE_DEBUG=1 shows where)"
+            % (type(e).__name__, e))
         return 2
 
 
@@ -650,7 +652,7 @@ def _main(argv):
     try:
         a = build_parser().parse_args(argv)
     except Usage as e:
-        sys.stderr.write("modlife: %s\n" % e)
+        say(e)
         return 2
     if a.cmd == "scan":
         return cmd_scan(a)

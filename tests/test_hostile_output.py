@@ -262,6 +262,34 @@ class ProveInputTest(unittest.TestCase):
             self.assertTrue(os.path.isfile(os.path.join(dest, "sub", "x.h")))
 
 
+class WarningTest(unittest.TestCase):
+    def test_a_warning_naming_a_tree_file_is_escaped(self):
+        """The knowledge's staleness names the tree file that changed:
+        a name with terminal escapes (a title, an erased line, a bidi
+        override) is written escaped, as report lines are."""
+        with TempDir() as tmp:
+            t = os.path.join(tmp, "t")
+            write(os.path.join(t, "Makefile"), "VERSION = 6\nPATCHLEVEL = "
+                  "99\nSUBLEVEL = 0\nEXTRAVERSION =\n")
+            for h in ("kconfig.h", "module.h"):
+                write(os.path.join(t, "include", "linux", h), "\n")
+            os.makedirs(os.path.join(t, "arch", "x86", "include", "asm"))
+            os.makedirs(os.path.join(t, "scripts"))
+            write(os.path.join(t, "Kconfig"), "config X86\n\tdef_bool y\n")
+            bar = os.path.join(t, "drivers", "bar")
+            write(os.path.join(bar, "Makefile"), "obj-m := mchar.o\n")
+            shutil.copy(MCHAR, bar)
+            cache = os.path.join(tmp, "cache")
+            run([MODLIFE, "scan", "--cache-dir", cache, bar])
+            name = "\x1b]0;owned\x07\x1b[2K\u202ez.h"
+            write(os.path.join(bar, name), "\n")
+            res = run([MODLIFE, "scan", "-q", "--cache-dir", cache, bar])
+            self.assertIn("drivers/bar/\\x1b]0;owned\\x07\\x1b[2K"
+                          "\\u202ez.h changed", res.stderr)
+            self.assertNotIn("\x1b", res.stderr)
+            self.assertNotIn("\u202e", res.stderr)
+
+
 class ConsoleLogTest(unittest.TestCase):
     """prove --console-log FILE adds the guest console (the module's own
     printk) to FILE: a link planted under the name is replaced, never

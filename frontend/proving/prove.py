@@ -11,11 +11,11 @@ and the holding module in an initramfs."""
 import os
 import shutil
 import stat
-import sys
 import tempfile
 
 from . import initramfs, kmod, provenv, qemu, scenarios
 from ..ci import outputs
+from ..scanning.staging import say
 from ..tree import fswalk
 from .provenv import ProveError
 
@@ -322,15 +322,15 @@ def run(paths_, kdir, scan_findings, timeout=240, kernel=None,
         log = out.open() if out else None
         prover = Prover(kdir, timeout, kernel, cache_dir, wait, log,
                         progress=None if quiet else
-                        lambda m: sys.stderr.write("modlife: %s\n" % m))
+                        say)
         targets = targets_from(paths_, kdir, work, scan_findings, source,
                                params, prover.kernel.moddir, triggers)
         results = []
         forced = scenario.split(",") if scenario else None
         for t in targets:
             if not forced and not t.findings:
-                sys.stderr.write("modlife: %s: no findings to prove (name "
-                                 "scenarios with --scenario)\n" % t.label)
+                say("%s: no findings to prove (name scenarios with "
+                    "--scenario)" % t.label)
                 continue
             for r in prover.prove(t, forced):
                 r["label"] = t.label

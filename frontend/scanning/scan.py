@@ -11,7 +11,6 @@ file's parse is file_jobs.py's, the loop over modules module_loop.py's.
 import os
 import re
 import subprocess
-import sys
 import threading
 import time
 
@@ -22,7 +21,7 @@ from ..tree import archheaders, archnames, autoconf, buildmade, ccheaders, \
     machdirs, optionrepair, treeflags
 from ..tree.ownheaders import NATIVE, OwnHeaders
 from ..tree.overlay import Overlays
-from .staging import shown_path
+from .staging import say, shown_path
 from .cache import FactCache, tree_top
 from .cocci_cache import CocciCache
 from .plan_cache import PlanCache
@@ -240,7 +239,7 @@ class Scanner:
         # {file: other file}: parse the other text as the file (fix's
         # re-scan of a fixed text before it is written); never cached
         self.substitute = {}
-        self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
+        self.warn = warn or say
         self.binary = paths.sparse_binary()
         self.explain = explain  # the link step says why it dropped each
         self.kb = paths.kb_file()

@@ -12,6 +12,7 @@ import os
 import re
 import unicodedata
 import shutil
+import sys
 
 PLAIN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*\Z")
 
@@ -81,6 +82,13 @@ def display(text):
     Actions runner reads '##[' anywhere in a line as a workflow command
     (its older form): the '[' is written as \\x5b."""
     return "".join(_escape(ch) for ch in text).replace("##[", "##\\x5b")
+
+
+def say(text):
+    """One line on stderr, "modlife: TEXT", with display(): a warning
+    often names a file of the tree (a header that changed, a Makefile
+    cut short), whose name may hold terminal escapes."""
+    sys.stderr.write("modlife: %s\n" % display(str(text)))
 
 
 def lead(path):

@@ -4,11 +4,11 @@ autoconf.h, and headers the kernel build would have generated."""
 import hashlib
 import os
 import shutil
-import sys
 import tempfile
 import threading
 
 from ..scanning import cache
+from ..scanning.staging import say
 from . import buildmade
 
 
@@ -28,7 +28,7 @@ class Overlays:
         self.dir = os.path.join(cache_dir, "overlays") if cache_dir else None
         self.made = {}
         self.lock = threading.Lock()    # workers make generated headers
-        self.warn = warn or (lambda m: sys.stderr.write("modlife: %s\n" % m))
+        self.warn = warn or say
 
     def flags(self, options):
         """-include of the header for options [("CONFIG_X", "m"), ...]."""

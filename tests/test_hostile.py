@@ -453,8 +453,8 @@ class CacheTest(unittest.TestCase):
         with TempDir() as tmp:
             warned = []
             c = cachemod.FactCache(tmp, [], warned.append)
-            with mock.patch("json.dump", side_effect=OSError(28, "No space "
-                                                             "left")):
+            with mock.patch.object(cachemod.cache_seal, "seal",
+                                   side_effect=OSError(28, "No space left")):
                 c.put("ab" + "0" * 62, ['{"k":"tu"}'], None)
             self.assertEqual([n for _, _, ns in os.walk(tmp) for n in ns],
                              [])

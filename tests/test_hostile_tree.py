@@ -29,7 +29,8 @@ def text_of(path):
 
 
 def env_with(tmp, **kw):
-    env = dict(os.environ, HOME=tmp, XDG_CACHE_HOME=os.path.join(tmp, "xdg"))
+    env = dict(os.environ, HOME=tmp, XDG_CACHE_HOME=os.path.join(tmp, "xdg"),
+               XDG_CONFIG_HOME=os.path.join(tmp, "xdg"))
     env.update(kw)
     return env
 

@@ -10,13 +10,13 @@ import subprocess
 import sys
 import unittest
 
-from util import MODLIFE, ROOT, TempDir, copy_module, kbuild, kdir, \
+from util import MODLIFE, OUTSIDE, ROOT, TempDir, copy_module, kbuild, kdir, \
     needs_emulator
 
 sys.path.insert(0, ROOT)
 from frontend.proving import initramfs, kmod, scenarios  # noqa: E402
 
-PROVE_CACHE = os.path.join(ROOT, "build", "prove-cache")
+PROVE_CACHE = os.path.join(OUTSIDE, "prove-cache")
 
 
 def read_newc(path):

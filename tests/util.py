@@ -14,6 +14,10 @@ CORPUS = os.path.join(ROOT, "corpus")
 MODLIFE = os.path.join(ROOT, "modlife")
 SPARSE = os.path.join(ROOT, "sparse-plugin", "modlife-sparse")
 KB = os.path.join(ROOT, "kb", "owner-reads.tsv")
+# caches the tests keep from run to run: outside this checkout, since a
+# cache inside a scanned tree is not used (corpus/ lies in it)
+OUTSIDE = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(
+    os.path.expanduser("~"), ".cache"), "modlife-tests")
 
 # fix --format-patch writes the user as the author: the tests' user is
 # this one, whatever the machine's git configuration holds (tests of the
@@ -230,7 +234,7 @@ def edit(path, old, new):
 def shared_cache():
     """A fact cache the tests that are not about the cache share: the
     kernel's flags are learned once (seconds a run under --no-cache)."""
-    path = os.path.join(ROOT, "build", "test-cache")
+    path = os.path.join(OUTSIDE, "test-cache")
     os.makedirs(path, mode=0o700, exist_ok=True)
     return path
 

@@ -29,8 +29,11 @@ def text_of(path):
 
 
 def env_with(tmp, **kw):
+    # the user's own cache key, as the shared cache was sealed with
+    key_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(
+        os.path.expanduser("~"), ".config")
     env = dict(os.environ, HOME=tmp, XDG_CACHE_HOME=os.path.join(tmp, "xdg"),
-               XDG_CONFIG_HOME=os.path.join(tmp, "xdg"))
+               XDG_CONFIG_HOME=key_home)
     env.update(kw)
     return env
 
